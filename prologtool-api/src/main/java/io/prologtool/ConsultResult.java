@@ -1,0 +1,35 @@
+package io.prologtool;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What loading a text into a session reported. Loading is non-fatal: every clause that compiled is
+ * loaded, whatever {@link #messages()} says about the others.
+ *
+ * @param messages        diagnostics in the order Prolog raised them, lines relative to the text
+ * @param output          what directives in the text printed (capped by {@link SessionOptions#maxOutputChars()})
+ * @param outputTruncated true when the output was cut at the cap
+ */
+public record ConsultResult(List<Diagnostic> messages, String output, boolean outputTruncated) {
+
+    public ConsultResult {
+        messages = List.copyOf(messages);
+        Objects.requireNonNull(output, "output");
+    }
+
+    /** True when any diagnostic is an error (a clause or directive did not load or run). */
+    public boolean hasErrors() {
+        return messages.stream().anyMatch(d -> d.severity() == Severity.ERROR);
+    }
+
+    /** The diagnostics at {@code minimum} severity or above. */
+    public List<Diagnostic> messages(Severity minimum) {
+        return messages.stream().filter(d -> d.severity().atLeast(minimum)).toList();
+    }
+
+    /** The error diagnostics only. */
+    public List<Diagnostic> errors() {
+        return messages(Severity.ERROR);
+    }
+}

@@ -1,0 +1,133 @@
+package io.prologtool;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Function;
+
+/**
+ * A goal about to run in a session, with its bounds. Obtained from {@link PrologSession#goal(String)};
+ * set what differs from the defaults, then {@link #run()}:
+ *
+ * <pre>{@code
+ * GoalResult r = session.goal("ancestor(tom, Who)")
+ *                       .maxAnswers(5).timeLimit(Duration.ofSeconds(2))
+ *                       .run();
+ * }</pre>
+ *
+ * Defaults: 10 answers, 30 s, depth 1,000,000, no inference limit, side effects allowed.
+ * A request may be run more than once; each run is a new search.
+ */
+public final class GoalRequest {
+
+    /** Default maximum number of answers. */
+    public static final int DEFAULT_MAX_ANSWERS = 10;
+    /** Default wall-clock limit. */
+    public static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(30);
+    /** Default depth limit (as {@code call_with_depth_limit/3} counts it). */
+    public static final long DEFAULT_MAX_DEPTH = 1_000_000;
+    /** Largest number of answers one call may ask for. */
+    public static final int MAX_ANSWERS_LIMIT = 100_000;
+
+    private final String goal;
+    private final Function<GoalRequest, GoalResult> runner;
+    private int maxAnswers = DEFAULT_MAX_ANSWERS;
+    private Duration timeLimit = DEFAULT_TIME_LIMIT;
+    private long maxDepth = DEFAULT_MAX_DEPTH;
+    private long maxInferences = -1;
+    private boolean allowSideEffects = true;
+
+    /**
+     * For backend implementations: a request for {@code goal} that {@code runner} executes.
+     */
+    public GoalRequest(String goal, Function<GoalRequest, GoalResult> runner) {
+        this.goal = Objects.requireNonNull(goal, "goal");
+        this.runner = Objects.requireNonNull(runner, "runner");
+    }
+
+    /** At most this many answers, 1 to {@value #MAX_ANSWERS_LIMIT}. */
+    public GoalRequest maxAnswers(int n) {
+        if (n < 1 || n > MAX_ANSWERS_LIMIT) {
+            throw new IllegalArgumentException("maxAnswers must be 1.." + MAX_ANSWERS_LIMIT + ", was " + n);
+        }
+        this.maxAnswers = n;
+        return this;
+    }
+
+    /** Wall-clock limit for the whole search (at least 1 ms). */
+    public GoalRequest timeLimit(Duration limit) {
+        Objects.requireNonNull(limit, "limit");
+        if (limit.toMillis() < 1) {
+            throw new IllegalArgumentException("timeLimit must be at least 1 ms, was " + limit);
+        }
+        this.timeLimit = limit;
+        return this;
+    }
+
+    /** Depth limit of the search, at least 1. */
+    public GoalRequest maxDepth(long depth) {
+        if (depth < 1) {
+            throw new IllegalArgumentException("maxDepth must be at least 1, was " + depth);
+        }
+        this.maxDepth = depth;
+        return this;
+    }
+
+    /** Inference limit for the whole search, at least 1 (default: none). */
+    public GoalRequest maxInferences(long inferences) {
+        if (inferences < 1) {
+            throw new IllegalArgumentException("maxInferences must be at least 1, was " + inferences);
+        }
+        this.maxInferences = inferences;
+        return this;
+    }
+
+    /**
+     * With {@code false}, the goal is first checked by SWI-Prolog's {@code library(sandbox)}; a goal
+     * that could have side effects (files, processes, assert, ...) is refused with kind
+     * {@code sandbox_violation} and does not run.
+     */
+    public GoalRequest allowSideEffects(boolean allow) {
+        this.allowSideEffects = allow;
+        return this;
+    }
+
+    /** Runs the goal. Never throws for anything the goal does; see {@link GoalResult}. */
+    public GoalResult run() {
+        return runner.apply(this);
+    }
+
+    public String goal() {
+        return goal;
+    }
+
+    public int maxAnswers() {
+        return maxAnswers;
+    }
+
+    public Duration timeLimit() {
+        return timeLimit;
+    }
+
+    public long maxDepth() {
+        return maxDepth;
+    }
+
+    /** The inference limit, empty when there is none. */
+    public OptionalLong maxInferences() {
+        return maxInferences < 0 ? OptionalLong.empty() : OptionalLong.of(maxInferences);
+    }
+
+    public boolean allowSideEffects() {
+        return allowSideEffects;
+    }
+
+    @Override
+    public String toString() {
+        return "GoalRequest[" + goal + ", maxAnswers=" + maxAnswers + ", timeLimit=" + timeLimit
+                + ", maxDepth=" + maxDepth
+                + Optional.of(maxInferences).filter(i -> i > 0).map(i -> ", maxInferences=" + i).orElse("")
+                + ", allowSideEffects=" + allowSideEffects + "]";
+    }
+}

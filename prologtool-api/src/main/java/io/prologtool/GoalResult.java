@@ -1,0 +1,56 @@
+package io.prologtool;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The result of one goal: a value, never a live handle.
+ *
+ * @param outcome         how the search ended
+ * @param answers         the answers found, at most {@code maxAnswers}, also those found before a
+ *                        bound or an error stopped the search
+ * @param output          what the goal printed to current output, user_output or user_error
+ * @param outputTruncated true when output went past the session's cap and was cut
+ * @param truncated       true when more answers existed than {@code maxAnswers} (found by asking for
+ *                        one more, whose side effects may have happened)
+ * @param error           the error, present exactly when the outcome is {@link Outcome#ERROR}
+ */
+public record GoalResult(Outcome outcome, List<Answer> answers, String output, boolean outputTruncated,
+                         boolean truncated, Optional<PrologError> error) {
+
+    public GoalResult {
+        Objects.requireNonNull(outcome, "outcome");
+        answers = List.copyOf(answers);
+        Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(error, "error");
+        if ((outcome == Outcome.ERROR) != error.isPresent()) {
+            throw new IllegalArgumentException("an error is present exactly when the outcome is ERROR");
+        }
+    }
+
+    /** A result with no answers that reports {@code error}. */
+    public static GoalResult failedWith(PrologError error) {
+        return new GoalResult(Outcome.ERROR, List.of(), "", false, false, Optional.of(error));
+    }
+
+    /** True when the outcome is {@link Outcome#SUCCESS}. */
+    public boolean succeeded() {
+        return outcome == Outcome.SUCCESS;
+    }
+
+    /** True when some branch hit the depth limit (outcome {@link Outcome#DEPTH_EXCEEDED}). */
+    public boolean depthExceeded() {
+        return outcome == Outcome.DEPTH_EXCEEDED;
+    }
+
+    /** The first answer, if any. */
+    public Optional<Answer> firstAnswer() {
+        return answers.isEmpty() ? Optional.empty() : Optional.of(answers.get(0));
+    }
+
+    @Override
+    public String toString() {
+        return outcome + (error.map(e -> " " + e).orElse("")) + " " + answers + (truncated ? " ..." : "");
+    }
+}

@@ -1,0 +1,29 @@
+package io.prologtool;
+
+/**
+ * Where sessions run: out of process ({@code io.prologtool.process.ProcessBackend}) or inside the JVM
+ * ({@code io.prologtool.jpl.JplBackend}). Both run the same Prolog harness, so sessions behave the
+ * same on either. Thread-safe.
+ */
+public interface PrologBackend extends AutoCloseable {
+
+    /** Opens a session with {@link SessionOptions#defaults()}. */
+    default PrologSession open() {
+        return open(SessionOptions.defaults());
+    }
+
+    /**
+     * Opens a session.
+     *
+     * @throws PrologUnavailableException when SWI-Prolog cannot be started
+     * @throws IllegalStateException      when the backend is closed
+     */
+    PrologSession open(SessionOptions options);
+
+    /** A short name for logs and reports, e.g. {@code "process"} or {@code "jpl"}. */
+    String name();
+
+    /** Closes every session this backend opened and releases the backend. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,39 @@
+package io.prologtool;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An error as data: what a goal raised, or why a call could not be served.
+ *
+ * @param kind       an ISO error kind ({@code syntax_error, instantiation_error, type_error,
+ *                   domain_error, existence_error, permission_error, evaluation_error,
+ *                   representation_error, resource_error}), {@code execution_exception} for a thrown
+ *                   term that is not an ISO error, or a session kind ({@code timeout, session_closed,
+ *                   session_crashed, sandbox_violation, protocol_error})
+ * @param message    the message as Prolog prints it, or a sentence from prologtool
+ * @param prologTerm the error term as quoted Prolog text, empty when the error did not come from
+ *                   Prolog
+ * @param candidates for an unknown predicate, similar predicates of the session ({@code "name/arity"},
+ *                   best first); otherwise empty
+ */
+public record PrologError(String kind, String message, Optional<String> prologTerm, List<String> candidates) {
+
+    public PrologError {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(prologTerm, "prologTerm");
+        candidates = List.copyOf(candidates);
+    }
+
+    /** An error that did not come from a Prolog term (a crash, a protocol problem, ...). */
+    public static PrologError of(String kind, String message) {
+        return new PrologError(kind, message, Optional.empty(), List.of());
+    }
+
+    @Override
+    public String toString() {
+        return kind + ": " + message;
+    }
+}

@@ -1,0 +1,107 @@
+package io.prologtool;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings fixed when a session opens. Immutable; build with {@link #builder()}.
+ *
+ * <pre>{@code
+ * SessionOptions opts = SessionOptions.builder().stackLimitBytes(64L << 20).build();
+ * PrologSession s = backend.open(opts);
+ * }</pre>
+ */
+public final class SessionOptions {
+
+    /** Default Prolog stack limit of a session: 256 MiB. */
+    public static final long DEFAULT_STACK_LIMIT = 256L << 20;
+    /** Default cap on captured output per call: 64 Ki characters. */
+    public static final int DEFAULT_MAX_OUTPUT_CHARS = 64 * 1024;
+    /** Default time limit for loading a text (its directives may loop): 30 s. */
+    public static final Duration DEFAULT_CONSULT_TIME_LIMIT = Duration.ofSeconds(30);
+
+    private static final SessionOptions DEFAULTS = builder().build();
+
+    private final long stackLimitBytes;
+    private final int maxOutputChars;
+    private final Duration consultTimeLimit;
+
+    private SessionOptions(Builder b) {
+        this.stackLimitBytes = b.stackLimitBytes;
+        this.maxOutputChars = b.maxOutputChars;
+        this.consultTimeLimit = b.consultTimeLimit;
+    }
+
+    /** The defaults: 256 MiB stack, 64 Ki characters of output, 30 s to consult. */
+    public static SessionOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The session's Prolog stack limit in bytes (runaway recursion ends in a resource_error). */
+    public long stackLimitBytes() {
+        return stackLimitBytes;
+    }
+
+    /** Cap on the output captured per call, in characters. */
+    public int maxOutputChars() {
+        return maxOutputChars;
+    }
+
+    /** How long loading one text may take. */
+    public Duration consultTimeLimit() {
+        return consultTimeLimit;
+    }
+
+    @Override
+    public String toString() {
+        return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars
+                + ", consultTimeLimit=" + consultTimeLimit + "]";
+    }
+
+    /** Builds {@link SessionOptions}; each setter validates its argument. */
+    public static final class Builder {
+        private long stackLimitBytes = DEFAULT_STACK_LIMIT;
+        private int maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS;
+        private Duration consultTimeLimit = DEFAULT_CONSULT_TIME_LIMIT;
+
+        private Builder() {
+        }
+
+        /** Prolog stack limit in bytes, at least 1 MiB. */
+        public Builder stackLimitBytes(long bytes) {
+            if (bytes < (1L << 20)) {
+                throw new IllegalArgumentException("stack limit must be at least 1 MiB, was " + bytes);
+            }
+            this.stackLimitBytes = bytes;
+            return this;
+        }
+
+        /** Cap on captured output per call in characters, at least 0. */
+        public Builder maxOutputChars(int chars) {
+            if (chars < 0) {
+                throw new IllegalArgumentException("maxOutputChars must not be negative, was " + chars);
+            }
+            this.maxOutputChars = chars;
+            return this;
+        }
+
+        /** Time limit for one consult; positive. */
+        public Builder consultTimeLimit(Duration limit) {
+            Objects.requireNonNull(limit, "limit");
+            if (limit.isZero() || limit.isNegative()) {
+                throw new IllegalArgumentException("consultTimeLimit must be positive, was " + limit);
+            }
+            this.consultTimeLimit = limit;
+            return this;
+        }
+
+        public SessionOptions build() {
+            return new SessionOptions(this);
+        }
+    }
+}

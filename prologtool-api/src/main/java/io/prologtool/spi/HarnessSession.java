@@ -1,0 +1,325 @@
+package io.prologtool.spi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.prologtool.Answer;
+import io.prologtool.ConsultResult;
+import io.prologtool.Diagnostic;
+import io.prologtool.GoalRequest;
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PrologError;
+import io.prologtool.PrologSession;
+import io.prologtool.PrologToolException;
+import io.prologtool.SessionClosedException;
+import io.prologtool.SessionOptions;
+import io.prologtool.Severity;
+import io.prologtool.json.TermJson;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The {@link PrologSession} of every backend: it turns calls into harness requests, sends them over a
+ * {@link HarnessTransport}, and turns replies into result values.
+ *
+ * <p>Nothing is lost when the Prolog behind the transport dies (a crash, a kill, or the kill that
+ * ends a goal which ignored its time limit): the call in flight reports it once, and the next call
+ * gets a fresh transport from the backend, into which the session replays its journal (every text it
+ * consulted, in order). Clauses added or removed by goals ({@code assertz/1}, {@code retract/1}) are
+ * not journalled and do not survive a restart.
+ */
+public final class HarnessSession implements PrologSession {
+
+    /** Extra time a call waits beyond its own Prolog-side limit before the transport is stopped. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
+    private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(60);
+
+    private final String id;
+    private final String moduleName;
+    private final SessionOptions options;
+    private final Supplier<HarnessTransport> transports;
+    private final Duration grace;
+    private final Runnable onClose;
+    private final ReentrantLock lock = new ReentrantLock(true);
+    private final List<String> journal = new ArrayList<>();
+
+    private HarnessTransport transport;
+    private volatile boolean open = true;
+
+    private HarnessSession(String id, SessionOptions options, Supplier<HarnessTransport> transports,
+                           Duration grace, Runnable onClose) {
+        this.id = id;
+        this.moduleName = "m_" + id;
+        this.options = options;
+        this.transports = transports;
+        this.grace = grace;
+        this.onClose = onClose;
+    }
+
+    /**
+     * Opens session {@code id} on a transport from {@code transports} (called again whenever the
+     * session must be restored).
+     *
+     * @param id         letters, digits and underscores only
+     * @param grace      how long a call waits beyond its Prolog-side limit
+     * @param onClose    run once when the session closes (the backend's bookkeeping)
+     */
+    public static HarnessSession open(String id, SessionOptions options, Supplier<HarnessTransport> transports,
+                                      Duration grace, Runnable onClose) {
+        if (!id.matches("[A-Za-z0-9_]{1,64}")) {
+            throw new IllegalArgumentException("session id must be 1-64 letters, digits or underscores: " + id);
+        }
+        HarnessSession s = new HarnessSession(id, options, transports, grace, onClose);
+        s.transport = s.startTransport();
+        return s;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String moduleName() {
+        return moduleName;
+    }
+
+    /** The options this session was opened with. */
+    public SessionOptions options() {
+        return options;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public ConsultResult consult(String text) {
+        java.util.Objects.requireNonNull(text, "text");
+        return locked(() -> {
+            ObjectNode req = consultRequest(text);
+            JsonNode reply;
+            try {
+                reply = liveTransport().call(req, options.consultTimeLimit().plus(grace));
+            } catch (HarnessTimeoutException | HarnessCrashedException e) {
+                journal.add(text); // it may have half-loaded; replaying it is what the user asked for
+                return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
+                        "session_crashed: the Prolog serving this session stopped while loading ("
+                                + e.getMessage() + "); the session is restored on the next call",
+                        0, 0)), "", false);
+            }
+            requireOk(reply, "consult");
+            journal.add(text);
+            return new ConsultResult(diagnostics(reply.path("messages")), reply.path("output").asText(""),
+                    reply.path("output_truncated").asBoolean(false));
+        });
+    }
+
+    @Override
+    public GoalRequest goal(String goalText) {
+        java.util.Objects.requireNonNull(goalText, "goalText");
+        return new GoalRequest(goalText, this::runGoal);
+    }
+
+    private GoalResult runGoal(GoalRequest g) {
+        return locked(() -> {
+            ObjectNode req = TermJson.mapper().createObjectNode();
+            req.put("op", "goal");
+            req.put("session", id);
+            req.put("goal", g.goal());
+            req.put("max_answers", g.maxAnswers());
+            req.put("time_limit", seconds(g.timeLimit()));
+            req.put("max_depth", g.maxDepth());
+            g.maxInferences().ifPresent(n -> req.put("max_inferences", n));
+            req.put("allow_side_effects", g.allowSideEffects());
+            req.put("max_output", options.maxOutputChars());
+            req.put("stack_limit", options.stackLimitBytes());
+            JsonNode reply;
+            try {
+                reply = liveTransport().call(req, g.timeLimit().plus(grace));
+            } catch (HarnessTimeoutException e) {
+                return new GoalResult(Outcome.TIMEOUT, List.of(), "", false, false, Optional.empty());
+            } catch (HarnessCrashedException e) {
+                return GoalResult.failedWith(PrologError.of("session_crashed",
+                        "The Prolog serving this session died during the goal (" + e.getMessage()
+                                + "); the session is restored with its program on the next call."
+                                + errorTail()));
+            }
+            return goalResult(reply);
+        });
+    }
+
+    @Override
+    public void close() {
+        if (!open) {
+            return;
+        }
+        lock.lock(); // close waits for a running call; every call is bounded
+        try {
+            if (!open) {
+                return;
+            }
+            open = false;
+            if (transport != null && transport.isAlive()) {
+                try {
+                    ObjectNode req = TermJson.mapper().createObjectNode();
+                    req.put("op", "close");
+                    req.put("session", id);
+                    transport.call(req, Duration.ofSeconds(10));
+                } catch (PrologToolException ignored) {
+                    // the transport is closed below either way
+                }
+            }
+            if (transport != null) {
+                transport.close();
+            }
+            journal.clear();
+        } finally {
+            lock.unlock();
+            onClose.run();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PrologSession[" + id + (open ? "" : ", closed") + "]";
+    }
+
+    // ---------------------------------------------------------------- transport and restore
+
+    private HarnessTransport startTransport() {
+        HarnessTransport t = transports.get();
+        try {
+            ObjectNode req = TermJson.mapper().createObjectNode();
+            req.put("op", "open");
+            req.put("session", id);
+            requireOk(t.call(req, OPEN_TIMEOUT), "open");
+            return t;
+        } catch (RuntimeException e) {
+            t.close();
+            throw e;
+        }
+    }
+
+    /** The transport, restored with the journal if its Prolog died since the last call. */
+    private HarnessTransport liveTransport() {
+        if (transport.isAlive()) {
+            return transport;
+        }
+        transport.close();
+        HarnessTransport fresh = startTransport();
+        try {
+            for (String text : journal) {
+                requireOk(fresh.call(consultRequest(text), options.consultTimeLimit().plus(grace)), "consult");
+            }
+        } catch (RuntimeException e) {
+            fresh.close();
+            throw new HarnessCrashedException("could not restore session " + id + ": " + e.getMessage(), e);
+        }
+        transport = fresh;
+        return fresh;
+    }
+
+    private ObjectNode consultRequest(String text) {
+        ObjectNode req = TermJson.mapper().createObjectNode();
+        req.put("op", "consult");
+        req.put("session", id);
+        req.put("text", text);
+        req.put("time_limit", seconds(options.consultTimeLimit()));
+        req.put("max_output", options.maxOutputChars());
+        return req;
+    }
+
+    private <T> T locked(Supplier<T> body) {
+        ensureOpen();
+        try {
+            // A call holding the lock is bounded by its own limit plus grace; wait at most a long bound.
+            if (!lock.tryLock(30, TimeUnit.MINUTES)) {
+                throw new PrologToolException("session " + id + " stayed busy for 30 minutes");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrologToolException("interrupted while waiting for session " + id, e);
+        }
+        try {
+            ensureOpen();
+            return body.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (!open) {
+            throw new SessionClosedException("session " + id + " is closed");
+        }
+    }
+
+    private String errorTail() {
+        String err = transport == null ? "" : transport.recentErrorOutput().strip();
+        return err.isEmpty() ? "" : " Last error output: " + err;
+    }
+
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
+    }
+
+    // ---------------------------------------------------------------- replies
+
+    private static void requireOk(JsonNode reply, String op) {
+        if (!reply.path("ok").asBoolean(false)) {
+            PrologError e = error(reply.path("error"));
+            throw new PrologToolException("the harness refused " + op + ": " + e);
+        }
+    }
+
+    static GoalResult goalResult(JsonNode reply) {
+        if (!reply.path("ok").asBoolean(false)) {
+            return GoalResult.failedWith(error(reply.path("error")));
+        }
+        Outcome outcome = Outcome.fromWireName(reply.path("outcome").asText());
+        List<Answer> answers = new ArrayList<>();
+        for (JsonNode a : reply.path("answers")) {
+            Map<String, io.prologtool.Term> bindings = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                bindings.put(e.getKey(), TermJson.decode(e.getValue()));
+            }
+            answers.add(new Answer(bindings));
+        }
+        Optional<PrologError> error = outcome == Outcome.ERROR
+                ? Optional.of(error(reply.path("error"))) : Optional.empty();
+        return new GoalResult(outcome, answers, reply.path("output").asText(""),
+                reply.path("output_truncated").asBoolean(false), reply.path("truncated").asBoolean(false), error);
+    }
+
+    static PrologError error(JsonNode e) {
+        List<String> candidates = new ArrayList<>();
+        e.path("candidates").forEach(c -> candidates.add(c.asText()));
+        JsonNode term = e.path("prolog_term");
+        return new PrologError(e.path("kind").asText("protocol_error"),
+                e.path("message").asText("malformed error reply"),
+                term.isTextual() ? Optional.of(term.asText()) : Optional.empty(), candidates);
+    }
+
+    static List<Diagnostic> diagnostics(JsonNode messages) {
+        List<Diagnostic> out = new ArrayList<>();
+        for (JsonNode m : messages) {
+            out.add(new Diagnostic(Severity.fromWireName(m.path("severity").asText("error")),
+                    m.path("kind").asText("other"), m.path("message").asText(""),
+                    m.path("line").asInt(0), m.path("column").asInt(0)));
+        }
+        return out;
+    }
+}

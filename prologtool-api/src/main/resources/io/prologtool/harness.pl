@@ -1,0 +1,951 @@
+/*  prologtool harness: the one Prolog program behind every backend.
+
+    A backend hands it one JSON request and gets one JSON reply back:
+      - process backend: serve/0 reads a request per line on standard
+        input and writes a reply per line on the original standard output,
+        which no user code can reach (user_output is rebound to stderr);
+      - in-process backend: handle_request/2 takes the request text as an
+        atom and returns the reply text.
+
+    Each session is a module m_<id>. User code, its flags and operators
+    live there, never in user.  Every request names its session.
+
+    The wire format of terms (see io.prologtool.json.TermJson):
+      {"type":"atom","value":"bob"}      {"type":"integer","value":42}
+      {"type":"float","value":1.5}       (or "inf", "-inf", "nan")
+      {"type":"string","value":"text"}   {"type":"variable","name":"_G1"}
+      {"type":"list","elements":[...]}   (+ "tail" for partial lists)
+      {"type":"compound","functor":"f","args":[...]}
+    A cyclic term is sent as its finite factorisation @(Skeleton, Bindings).
+*/
+
+:- module(prologtool_harness,
+          [ serve/0,                    % process backend main loop
+            handle_request/2            % +RequestText, -ReplyText
+          ]).
+
+:- use_module(library(http/json)).
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(library(option)).
+:- use_module(library(error)).
+:- use_module(library(time)).
+:- use_module(library(prolog_stream)).
+:- use_module(library(sandbox)).
+
+:- dynamic
+    session/2,                  % Module, Options
+    session_message/3,          % Module, Seq, Diagnostic (json term)
+    halt_allowed/0.
+:- thread_local
+    collected/1,                % diagnostics of the running consult
+    answer_/1.                  % answers of the running goal
+
+:- meta_predicate
+    with_captured_output(0, +, -, -).
+
+                 /*******************************
+                 *            SET-UP            *
+                 *******************************/
+
+%   halt/0,1 in user code must never end the process (or the JVM that
+%   embeds it). Only the harness itself may halt, after setting
+%   halt_allowed.  Cancelling makes the halting goal fail; the flag tells
+%   the goal runner that it happened, so it reports an error instead.
+:- at_halt(halt_guard).
+
+halt_guard :-
+    (   halt_allowed
+    ->  true
+    ;   nb_setval('$pt_halt_attempted', true),
+        cancel_halt('halt/0,1 is not permitted inside a prologtool session')
+    ).
+
+%   A goal that reads standard input reads end-of-file: user_input is an
+%   empty stream for the life of the process.
+empty_input :-
+    open_string("", In),
+    set_stream(In, alias(user_input)),
+    set_input(In).
+
+:- initialization(empty_input).
+
+                 /*******************************
+                 *       PROCESS TRANSPORT      *
+                 *******************************/
+
+%!  serve is det.
+%
+%   Main loop of a swipl child: one JSON request per line on stdin, one
+%   JSON reply per line on the original stdout. Halts when stdin ends.
+
+serve :-
+    % The process's own descriptors: user_input is already the empty stream.
+    stream_property(ProtoIn, file_no(0)),
+    stream_property(ProtoOut, file_no(1)),
+    stream_property(Err, file_no(2)),
+    maplist([S]>>set_stream(S, encoding(utf8)), [ProtoIn, ProtoOut, Err]),
+    set_stream(ProtoOut, buffer(full)),
+    % From here on nothing but replies reaches the protocol stream.
+    set_stream(Err, alias(user_output)),
+    set_output(Err),
+    empty_input,
+    % Whatever ends the loop, the child must exit: the halt guard would
+    % otherwise cancel its own process's halt.
+    catch(serve_loop(ProtoIn, ProtoOut), E, print_message(error, E)),
+    assertz(halt_allowed),
+    halt(0).
+
+serve_loop(In, Out) :-
+    read_line_to_string(In, Line),
+    (   Line == end_of_file
+    ->  true
+    ;   handle_request(Line, Reply),
+        write(Out, Reply),
+        nl(Out),
+        flush_output(Out),
+        serve_loop(In, Out)
+    ).
+
+                 /*******************************
+                 *           DISPATCH           *
+                 *******************************/
+
+%!  handle_request(+RequestText, -ReplyText) is det.
+%
+%   Parse one JSON request, run it, and serialise the reply. Never fails
+%   and never throws: whatever goes wrong becomes an ok:false reply.
+
+handle_request(Text, ReplyText) :-
+    nb_setval('$pt_halt_attempted', false),
+    (   catch(atom_json_dict(Text, Req, [value_string_as(string)]), E, true),
+        var(E)
+    ->  ( get_dict(id, Req, Id) -> true ; Id = @(null) ),
+        catch(dispatch(Req, Pairs), Error, error_pairs(Error, Pairs)),
+        catch(reply_text([id=Id|Pairs], ReplyText), WriteError,
+              ( error_pairs(WriteError, EPairs),
+                reply_text([id=Id|EPairs], ReplyText) ))
+    ;   error_pairs(error(protocol_error(bad_json), _), EPairs),
+        reply_text([id= @(null)|EPairs], ReplyText)
+    ).
+
+reply_text(Pairs, Text) :-
+    with_output_to(string(Text),
+                   json_write(current_output, json(Pairs), [width(0)])).
+
+error_pairs(Error, [ok= @(false), error=json(ErrorPairs)]) :-
+    error_json(Error, _Module, ErrorPairs).
+
+dispatch(Req, Pairs) :-
+    must_have(op, Req, Op),
+    atom_string(OpA, Op),
+    (   request(OpA, Req, Pairs0)
+    ->  Pairs = [ok= @(true)|Pairs0]
+    ;   throw(error(domain_error(harness_op, OpA), _))
+    ).
+
+must_have(Key, Dict, Value) :-
+    (   get_dict(Key, Dict, Value)
+    ->  true
+    ;   throw(error(protocol_error(missing_key(Key)), _))
+    ).
+
+%   request(+Op, +Request, -ReplyPairs): one clause per request type.
+request(ping, _, [pong= @(true)]).
+request(open, Req, [module=M]) :-
+    session_module(Req, M),
+    (   session(M, _)
+    ->  throw(error(permission_error(open, session, M), _))
+    ;   true
+    ),
+    open_session(M, Req).
+request(consult, Req, Pairs) :-
+    existing_session(Req, M),
+    must_have(text, Req, Text),
+    consult_text(M, Text, Req, Pairs).
+request(goal, Req, Pairs) :-
+    existing_session(Req, M),
+    must_have(goal, Req, Text),
+    run_goal(M, Text, Req, Pairs).
+request(close, Req, [closed=Closed]) :-
+    session_module(Req, M),
+    (   session(M, _)
+    ->  close_session(M),
+        Closed = @(true)
+    ;   Closed = @(false)
+    ).
+
+session_module(Req, M) :-
+    must_have(session, Req, Id),
+    atom_string(IdA, Id),
+    (   atom_codes(IdA, Codes),
+        Codes \== [],
+        forall(member(C, Codes), code_type(C, csym))
+    ->  atom_concat(m_, IdA, M)
+    ;   throw(error(domain_error(session_id, Id), _))
+    ).
+
+existing_session(Req, M) :-
+    session_module(Req, M),
+    (   session(M, _)
+    ->  true
+    ;   throw(error(existence_error(session, M), _))
+    ).
+
+                 /*******************************
+                 *           SESSIONS           *
+                 *******************************/
+
+open_session(M, Req) :-
+    (   get_dict(options, Req, Opts) -> true ; Opts = _{} ),
+    % The module inherits from system only: it sees the built-ins and
+    % autoloads libraries, but nothing in user or in other sessions.
+    set_module(M:base(system)),
+    set_module(M:class(user)),
+    % Users say halt; inside a session that is an error, not an exit.
+    M:redefine_system_predicate(halt),
+    M:redefine_system_predicate(halt(_)),
+    assertz((M:halt :- prologtool_harness:refuse_halt(halt))),
+    assertz((M:halt(S) :- prologtool_harness:refuse_halt(halt(S)))),
+    assertz(session(M, Opts)),
+    nb_setval('$pt_consults', 0).
+
+refuse_halt(Goal) :-
+    refused_halt_error(Goal, Error),
+    throw(Error).
+
+refused_halt_error(Error) :-
+    refused_halt_error(halt, Error).
+refused_halt_error(Goal,
+                   error(permission_error(call, halt, Goal),
+                         context(halt/0, 'halt/0,1 is not permitted inside a prologtool session'))).
+
+close_session(M) :-
+    forall(consult_source(M, Id), unload_file(Id)),
+    forall(( current_predicate(M:Name/Arity),
+             functor(Head, Name, Arity),
+             \+ predicate_property(M:Head, imported_from(_))
+           ),
+           abolish_quietly(M, Name/Arity)),
+    retractall(session_message(M, _, _)),
+    retractall(session(M, _)).
+
+abolish_quietly(M, PI) :-
+    catch(abolish(M:PI), _, true).
+
+consult_source(M, Id) :-
+    source_file(Id),
+    atom(Id),
+    atom_concat('prologtool://', Rest, Id),
+    atomic_list_concat([M|_], '/', Rest).
+
+option_value(Req, Key, Default, Value) :-
+    (   get_dict(Key, Req, V0), V0 \== null
+    ->  Value = V0
+    ;   Value = Default
+    ).
+
+                 /*******************************
+                 *            CONSULT           *
+                 *******************************/
+
+%   consult_text(+Module, +Text, +Req, -ReplyPairs)
+%
+%   Load Text into Module as a new source (so a later consult adds to the
+%   session rather than reloading). Loading is non-fatal: what compiles
+%   stays loaded, and every message becomes a diagnostic with the line
+%   in Text.
+
+consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(Cut)]) :-
+    option_value(Req, time_limit, 30, TimeLimit),
+    option_value(Req, max_output, 65536, MaxOut),
+    next_source_id(M, Id),
+    retractall(collected(_)),
+    setup_call_cleanup(
+        open_string(Text, In),
+        with_captured_output(
+            catch(call_with_time_limit(
+                      TimeLimit,
+                      setup_call_cleanup(
+                          nb_setval('$pt_loading', M),
+                          load_files(M:Id, [stream(In), silent(true)]),
+                          nb_setval('$pt_loading', []))),
+                  E, load_exception(E)),
+            MaxOut, Output, Cut),
+        close(In)),
+    findall(D, retract(collected(D)), Diags0),
+    remember_messages(M, Diags0),
+    Diags = Diags0.
+
+load_exception(time_limit_exceeded) :-
+    !,
+    add_diagnostic(error, load_error,
+                   "Loading did not finish within the time limit", 0, 0).
+load_exception(E) :-
+    error_message(E, Msg),
+    add_diagnostic(error, load_error, Msg, 0, 0).
+
+next_source_id(M, Id) :-
+    flag(prologtool_consults, N, N+1),
+    format(atom(Id), 'prologtool://~w/~d', [M, N]).
+
+remember_messages(M, Diags) :-
+    forall(member(D, Diags),
+           ( flag(prologtool_messages, N, N+1),
+             assertz(session_message(M, N, D)) )).
+
+%   Term expansion for session sources only (never for the libraries a
+%   session source loads):
+%     - code that declares its own module still lands in the session;
+%     - a directive that throws a non-error term would abort the whole
+%       load in SWI-Prolog; turned into an error, it is one diagnostic.
+system:term_expansion((:- Directive), Expanded) :-
+    loading_session_source,
+    session_directive(Directive, Expanded).
+
+loading_session_source :-
+    nb_current('$pt_loading', M),
+    M \== [],
+    prolog_load_context(source, Source),
+    atom(Source),
+    sub_atom(Source, 0, _, _, 'prologtool://').
+
+session_directive(module(_, _), []) :- !.
+session_directive(Directive, (:- prologtool_harness:guarded_directive(M:Directive))) :-
+    callable(Directive),
+    \+ declaration(Directive),
+    prolog_load_context(module, M).
+
+%   Directives that the loader or a library's own term expansion must see
+%   as they are.
+declaration(D) :-
+    functor(D, Name, Arity),
+    declaration(Name, Arity),
+    !.
+
+declaration((table), 1).
+declaration((dynamic), 1).
+declaration((discontiguous), 1).
+declaration((multifile), 1).
+declaration((module_transparent), 1).
+declaration((meta_predicate), 1).
+declaration((initialization), 1).
+declaration((initialization), 2).
+declaration(use_module, 1).
+declaration(use_module, 2).
+declaration(ensure_loaded, 1).
+declaration(reexport, 1).
+declaration(reexport, 2).
+declaration(include, 1).
+declaration(if, 1).
+declaration(elif, 1).
+declaration(else, 0).
+declaration(endif, 0).
+declaration(encoding, 1).
+declaration(set_prolog_flag, 2).
+declaration(op, 3).
+declaration((public), 1).
+declaration((thread_local), 1).
+declaration(license, 1).
+declaration(expects_dialect, 1).
+declaration(use_foreign_library, 1).
+declaration(create_prolog_flag, 3).
+declaration(det, 1).
+declaration(format_predicate, 2).
+
+:- meta_predicate guarded_directive(0).
+guarded_directive(Goal) :-
+    catch(Goal, E, rethrow_as_error(E)).
+
+rethrow_as_error(E) :-
+    (   E = error(_, _)
+    ;   control_exception(E)
+    ),
+    !,
+    throw(E).
+rethrow_as_error(E) :-
+    throw(error(prologtool_exception(E), _)).
+
+user_directive(_:prologtool_harness:guarded_directive(_:Goal), Goal) :- !.
+user_directive(_:Goal, Goal) :- !.
+user_directive(Goal, Goal).
+
+control_exception(time_limit_exceeded).
+control_exception('$aborted').
+control_exception(unwind(_)).
+
+:- multifile prolog:error_message//1.
+prolog:error_message(prologtool_exception(E)) -->
+    [ 'Unhandled exception: ~q'-[E] ].
+
+%   Diagnostics: every message printed while a session source loads.
+:- multifile user:message_hook/3.
+user:message_hook(Term, Kind, Lines) :-
+    nb_current('$pt_loading', M),
+    M \== [],
+    memberchk(Kind, [error, warning, informational]),
+    \+ noise(Term),
+    diagnostic(Term, Kind, Lines).
+
+noise(load_file(_)).
+noise(autoload(_)).
+noise(halt(_)).
+
+diagnostic(Term, Kind, Lines) :-
+    severity(Kind, Severity),
+    message_kind(Term, Severity, DKind),
+    (   Term = error(syntax_error(What), _)
+    ->  message_text(error(syntax_error(What), _), Msg)
+    ;   Term = goal_failed(directive, Goal)
+    ->  user_directive(Goal, Shown),
+        format(string(Msg), "Goal (directive) failed: ~q", [Shown])
+    ;   Term = initialization_error(_, E, _)
+    ->  error_message(E, Msg0),
+        string_concat("Initialization goal raised exception: ", Msg0, Msg)
+    ;   message_lines_text(Lines, Msg)
+    ),
+    message_location(Term, Line, Column),
+    (   DKind == directive_failed,
+        collected(json(Prev)),
+        memberchk(line=Line, Prev),
+        memberchk(severity=error, Prev)
+    ->  true                    % the directive raised; its error is reported
+    ;   add_diagnostic(Severity, DKind, Msg, Line, Column)
+    ).
+
+add_diagnostic(Severity, Kind, Msg, Line, Column) :-
+    Base = [severity=Severity, kind=Kind, message=Msg],
+    (   Line > 0 -> L = [line=Line] ; L = [] ),
+    (   Column > 0 -> C = [column=Column] ; C = [] ),
+    append([Base, L, C], Pairs),
+    assertz(collected(json(Pairs))).
+
+severity(error, error).
+severity(warning, warning).
+severity(informational, info).
+
+message_kind(error(syntax_error(_), _), _, syntax_error) :- !.
+message_kind(singletons(_, _), _, singleton) :- !.
+message_kind(multiton(_, _), _, singleton) :- !.
+message_kind(discontiguous(_, _), _, discontiguous) :- !.
+message_kind(redefined_procedure(_, _), _, redefine) :- !.
+message_kind(redefine_module(_, _), _, redefine) :- !.
+message_kind(goal_failed(directive, _), _, directive_failed) :- !.
+message_kind(initialization_failure(_, _), _, directive_failed) :- !.
+message_kind(initialization_error(_, E, _), S, K) :- !,
+    message_kind(E, S, K).
+message_kind(error(Formal, _), _, Kind) :-
+    callable(Formal),
+    functor(Formal, Name, _),
+    memberchk(Name, [existence_error, permission_error, type_error,
+                     instantiation_error]),
+    !,
+    Kind = Name.
+message_kind(error(_, _), error, directive_error) :- !.
+message_kind(_, _, other).
+
+message_location(error(syntax_error(_), Where), Line, Column) :-
+    nonvar(Where),
+    (   Where = file(_, Line, LinePos, _)
+    ;   Where = stream(_, Line, LinePos, _)
+    ),
+    integer(Line),
+    !,
+    Column is LinePos + 1.
+message_location(Term, Line, 0) :-
+    (   Term = initialization_error(_, _, _:Line)
+    ;   Term = initialization_failure(_, _:Line)
+    ),
+    integer(Line),
+    !.
+message_location(_, Line, 0) :-
+    source_location(_, Line),
+    !.
+message_location(_, 0, 0).
+
+message_lines_text(Lines, Text) :-
+    catch(( print_message_lines(string(S0), '', Lines),
+            normalize_space(string(Text), S0) ),
+          _, Text = "").
+
+                 /*******************************
+                 *             GOALS            *
+                 *******************************/
+
+%   run_goal(+Module, +GoalText, +Req, -ReplyPairs)
+
+run_goal(M, Text, Req, Pairs) :-
+    option_value(Req, max_answers, 10, MaxAnswers),
+    option_value(Req, time_limit, 30, TimeLimit),
+    option_value(Req, max_depth, 1000000, MaxDepth),
+    option_value(Req, max_inferences, infinite, MaxInf),
+    option_value(Req, max_output, 65536, MaxOut),
+    option_value(Req, allow_side_effects, true, SideEffects),
+    must_be(positive_integer, MaxAnswers),
+    must_be(positive_integer, MaxDepth),
+    (   number(TimeLimit), TimeLimit > 0
+    ->  true
+    ;   domain_error(positive_time_limit, TimeLimit)
+    ),
+    parse_goal(M, Text, Goal, Bindings),
+    check_side_effects(SideEffects, M, Goal),
+    Limit is MaxAnswers + 1,
+    apply_stack_limit(Req),
+    retractall(answer_(_)),
+    State = state(0, false, complete),      % answers, depth hit, inference
+    with_captured_output(
+        catch(limited(M, Goal, Bindings, MaxDepth, MaxInf, TimeLimit,
+                      Limit, State),
+              E, true),
+        MaxOut, Output, OutputCut),
+    findall(A, retract(answer_(A)), Answers0),
+    arg(1, State, Count),
+    (   Count > MaxAnswers
+    ->  Truncated = true,
+        length(Answers, MaxAnswers),
+        append(Answers, _, Answers0)
+    ;   Truncated = false,
+        Answers = Answers0
+    ),
+    outcome(E, State, Count, Outcome, ErrorPairs),
+    (   nb_current('$pt_halt_attempted', true), Outcome \== error
+    ->  refused_halt_error(HaltError),
+        error_json(HaltError, M, HaltPairs),
+        Pairs0 = [outcome=error, error=json(HaltPairs)]
+    ;   Pairs0 = [outcome=Outcome|ErrorPairs]
+    ),
+    pairs_keys(Bindings, Names),
+    ( Outcome == depth_exceeded -> DepthHit = true ; DepthHit = false ),
+    append(Pairs0,
+           [ variables=Names, answers=Answers, count=Count1,
+             truncated= @(Truncated), depth_exceeded= @(DepthHit),
+             output=Output, output_truncated= @(OutputCut) ],
+           Pairs),
+    length(Answers, Count1).
+
+%   The stack limit is a per-thread flag; in-process backends share one
+%   process, so each goal sets its session's limit.
+apply_stack_limit(Req) :-
+    (   get_dict(stack_limit, Req, Limit),
+        integer(Limit)
+    ->  catch(set_prolog_flag(stack_limit, Limit), _, true)
+    ;   true
+    ).
+
+check_side_effects(true, _, _) :- !.
+check_side_effects(false, M, Goal) :-
+    !,
+    (   catch(safe_goal(M:Goal), E, true)
+    ->  (   var(E)
+        ->  true
+        ;   error_message(E, Msg),
+            throw(error(sandbox_violation(Goal), context(_, Msg)))
+        )
+    ;   throw(error(sandbox_violation(Goal), _))
+    ).
+check_side_effects(Other, _, _) :-
+    type_error(boolean, Other).
+
+%   limited(...): the whole search under all bounds. Answers are stored
+%   as they are found so that those found before a bound hits survive.
+limited(M, Goal, Bindings, MaxDepth, MaxInf, TimeLimit, Limit, State) :-
+    Search = search(M, Goal, Bindings, MaxDepth, Limit, State),
+    (   MaxInf == infinite
+    ->  Bounded = Search
+    ;   must_be(positive_integer, MaxInf),
+        Bounded = inference_bounded(Search, MaxInf, State)
+    ),
+    call_with_time_limit(TimeLimit, Bounded).
+
+inference_bounded(Search, MaxInf, State) :-
+    call_with_inference_limit(Search, MaxInf, R),
+    (   R == inference_limit_exceeded
+    ->  nb_setarg(3, State, inference_limit)
+    ;   true
+    ).
+
+search(M, Goal, Bindings, MaxDepth, Limit, State) :-
+    pairs_values(Bindings, Vars),
+    Template =.. [v|Vars],
+    (   call_with_depth_limit(M:Goal, MaxDepth, R),
+        (   R == depth_limit_exceeded
+        ->  nb_setarg(2, State, true),
+            fail
+        ;   true
+        ),
+        encode_answer(Bindings, Template, Answer),
+        assertz(answer_(Answer)),
+        arg(1, State, N0),
+        N is N0 + 1,
+        nb_setarg(1, State, N),
+        N >= Limit
+    ->  true
+    ;   true
+    ).
+
+outcome(E, State, Count, Outcome, []) :-
+    var(E),
+    !,
+    (   arg(3, State, inference_limit)
+    ->  Outcome = inference_limit
+    ;   arg(2, State, true)
+    ->  Outcome = depth_exceeded
+    ;   Count =:= 0
+    ->  Outcome = failure
+    ;   Outcome = success
+    ).
+outcome(time_limit_exceeded, _, _, timeout, []) :- !.
+outcome(inference_limit_exceeded, _, _, inference_limit, []) :- !.
+outcome(E, _, _, error, [error=json(ErrorPairs)]) :-
+    error_json(E, _, ErrorPairs).
+
+%   parse_goal(+Module, +Text, -Goal, -Bindings)
+%
+%   Text must hold exactly one term; its final full stop is optional.
+%   Bindings are Name-Var for the named variables in query order,
+%   leaving out _-prefixed ones as the toplevel does.
+
+parse_goal(M, Text, Goal, Bindings) :-
+    (   catch(read_one(M, Text, Goal0, VarNames), E, true)
+    ->  true
+    ;   E = error(syntax_error(cannot_read), _)
+    ),
+    (   var(E)
+    ->  true
+    ;   E = error(syntax_error(_), _)
+    ->  string_concat(Text, "\n.", Text2),
+        (   catch(read_one(M, Text2, Goal0, VarNames), _, fail)
+        ->  true
+        ;   throw(E)
+        )
+    ;   throw(E)
+    ),
+    (   Goal0 == end_of_file
+    ->  throw(error(syntax_error(empty_goal), _))
+    ;   true
+    ),
+    Goal = Goal0,
+    must_be(callable, Goal),
+    include([Name=_]>>(\+ sub_atom(Name, 0, _, _, '_')), VarNames, Visible),
+    maplist([Name=Var, Name-Var]>>true, Visible, Bindings).
+
+read_one(M, Text, Term, VarNames) :-
+    setup_call_cleanup(
+        open_string(Text, S),
+        ( read_term(S, Term, [variable_names(VarNames), module(M),
+                              syntax_errors(error)]),
+          (   Term == end_of_file
+          ->  true
+          ;   catch(read_term(S, Next, [module(M), syntax_errors(error)]),
+                    _, Next = '$more'),
+              (   Next == end_of_file
+              ->  true
+              ;   throw(error(syntax_error(goal_must_be_one_term), _))
+              )
+          )
+        ),
+        close(S)).
+
+                 /*******************************
+                 *        OUTPUT CAPTURE        *
+                 *******************************/
+
+%   with_captured_output(:Goal, +Max, -Output, -Cut)
+%
+%   Run Goal with current output, user_output and user_error sent to a
+%   stream that keeps at most Max characters. Goal runs once (its first
+%   answer), as the callers need.
+
+with_captured_output(Goal, Max, Output, Cut) :-
+    nb_setval('$pt_out_max', Max),
+    nb_setval('$pt_out', out(0, [], false)),
+    stream_property(OldOut, alias(user_output)),
+    stream_property(OldErr, alias(user_error)),
+    current_output(OldCur),
+    setup_call_cleanup(
+        ( open_prolog_stream(prologtool_harness, write, Cap, []),
+          set_stream(Cap, alias(user_output)),
+          set_stream(Cap, alias(user_error)),
+          set_output(Cap)
+        ),
+        once(Goal),
+        ( catch(close(Cap), _, true),
+          set_stream(OldOut, alias(user_output)),
+          set_stream(OldErr, alias(user_error)),
+          set_output(OldCur)
+        )),
+    nb_getval('$pt_out', out(_, Parts, Cut0)),
+    reverse(Parts, Chunks),
+    atomics_to_string(Chunks, Output),
+    Cut = Cut0.
+
+% Called by the capture stream (library(prolog_stream)).
+stream_write(_Stream, String) :-
+    nb_getval('$pt_out', out(N, Parts, Cut)),
+    nb_getval('$pt_out_max', Max),
+    string_length(String, Len),
+    Room is Max - N,
+    (   Room =< 0
+    ->  (   Cut == true -> true ; nb_setval('$pt_out', out(N, Parts, true)) )
+    ;   Len =< Room
+    ->  N1 is N + Len,
+        nb_setval('$pt_out', out(N1, [String|Parts], Cut))
+    ;   sub_string(String, 0, Room, _, Part),
+        nb_setval('$pt_out', out(Max, [Part|Parts], true))
+    ).
+
+stream_close(_Stream).
+
+                 /*******************************
+                 *        TERMS TO JSON         *
+                 *******************************/
+
+%   encode_answer(+Bindings, +Template, -Json)
+%
+%   Bindings and Template share variables; the answer is copied so that
+%   naming its free variables cannot disturb the search.
+
+encode_answer(Bindings, Template, json(Pairs)) :-
+    pairs_keys(Bindings, Names),
+    copy_term(Template, Copy0, _Residue),
+    factorize(Copy0, Copy),
+    term_variables(Copy, FreeVars),
+    name_variables(FreeVars, 1),
+    Copy =.. [_|Values],
+    maplist([Name, Value, Name=J]>>term_json(Value, J), Names, Values, Pairs).
+
+factorize(T, T) :-
+    acyclic_term(T),
+    !.
+factorize(T, F) :-
+    T =.. [F0|Args],
+    maplist(factor_one, Args, FArgs),
+    F =.. [F0|FArgs].
+
+factor_one(T, T) :-
+    acyclic_term(T),
+    !.
+factor_one(T, @(Skeleton, Substitution)) :-
+    term_factorized(T, Skeleton, Substitution).
+
+name_variables([], _).
+name_variables(['$prologtool_var'(N)|Vs], N) :-
+    N1 is N + 1,
+    name_variables(Vs, N1).
+
+%!  term_json(+Term, -Json) is det.
+%
+%   Json is the wire form of an acyclic Term whose variables are bound to
+%   '$prologtool_var'(N).
+
+term_json(T, json([type=variable, name=Name])) :-
+    var(T),
+    !,
+    Name = "_".
+term_json('$prologtool_var'(N), json([type=variable, name=Name])) :-
+    integer(N),
+    !,
+    format(string(Name), "_G~d", [N]).
+term_json(T, json([type=integer, value=T])) :-
+    integer(T),
+    !.
+term_json(T, json([type=float, value=V])) :-
+    float(T),
+    !,
+    float_class(T, Class),
+    (   Class == nan
+    ->  V = "nan"
+    ;   Class == infinite
+    ->  ( T > 0 -> V = "inf" ; V = "-inf" )
+    ;   V = T
+    ).
+term_json(T, json([type=string, value=T])) :-
+    string(T),
+    !.
+term_json([], json([type=list, elements=[]])) :-
+    !.
+term_json(T, Json) :-
+    compound(T),
+    compound_name_arity(T, '[|]', 2),
+    !,
+    list_spine(T, Elements, Tail),
+    maplist(term_json, Elements, Js),
+    (   Tail == []
+    ->  Json = json([type=list, elements=Js])
+    ;   term_json(Tail, TailJson),
+        Json = json([type=list, elements=Js, tail=TailJson])
+    ).
+term_json(T, json([type=atom, value=S])) :-
+    atom(T),
+    !,
+    atom_string(T, S).
+term_json(T, json([type=compound, functor=F, args=Js])) :-
+    compound(T),
+    !,
+    compound_name_arguments(T, Name, Args),
+    atom_string(Name, F),
+    maplist(term_json, Args, Js).
+term_json(T, json([type=atom, value=S])) :-
+    % blobs (streams, clause references) and dicts: their printed form
+    format(string(S), "~q", [T]).
+
+list_spine(L, [], L) :-
+    \+ ( compound(L), compound_name_arity(L, '[|]', 2) ),
+    !.
+list_spine([H|T], [H|Es], Tail) :-
+    list_spine(T, Es, Tail).
+
+                 /*******************************
+                 *            ERRORS            *
+                 *******************************/
+
+%   error_json(+Error, ?Module, -Pairs): kind, message, prolog_term (and
+%   candidates for unknown procedures).
+
+error_json(E, _, Pairs) :-
+    error_kind(E, Kind),
+    error_message(E, Msg0),
+    error_term_text(E, TermText),
+    (   unknown_procedure(E, M, Name, Arity),
+        similar_predicates(M, Name, Arity, Candidates),
+        Candidates \== []
+    ->  atomic_list_concat(Candidates, ', ', CText),
+        format(string(Msg), "~w (did you mean: ~w?)", [Msg0, CText]),
+        Extra = [candidates=Candidates]
+    ;   Msg = Msg0,
+        Extra = []
+    ),
+    append([kind=Kind, message=Msg, prolog_term=TermText], Extra, Pairs).
+
+iso_kind(syntax_error).
+iso_kind(instantiation_error).
+iso_kind(type_error).
+iso_kind(domain_error).
+iso_kind(existence_error).
+iso_kind(permission_error).
+iso_kind(evaluation_error).
+iso_kind(representation_error).
+iso_kind(resource_error).
+iso_kind(uninstantiation_error).
+iso_kind(sandbox_violation).
+iso_kind(protocol_error).
+
+error_kind(E, Kind) :-
+    nonvar(E),
+    E = error(Formal, _),
+    nonvar(Formal),
+    (   atom(Formal) -> Name = Formal
+    ;   compound(Formal) -> compound_name_arity(Formal, Name, _)
+    ),
+    iso_kind(Name),
+    !,
+    (   Name == existence_error, Formal = existence_error(session, _)
+    ->  Kind = session_closed
+    ;   Kind = Name
+    ).
+error_kind(time_limit_exceeded, timeout) :- !.
+error_kind(_, execution_exception).
+
+error_message(error(sandbox_violation(_), context(_, Msg)), Text) :-
+    nonvar(Msg),
+    !,
+    format(string(Text), "Sandbox: ~w", [Msg]).
+error_message(error(protocol_error(What), _), Text) :-
+    !,
+    format(string(Text), "Bad harness request: ~q", [What]).
+error_message(error(syntax_error(goal_must_be_one_term), _), Text) :-
+    !,
+    Text = "Syntax error: the goal text holds more than one term; join goals with ',' instead of '.'".
+error_message(error(syntax_error(empty_goal), _), Text) :-
+    !,
+    Text = "Syntax error: the goal text is empty".
+error_message(error(syntax_error(What), _), Text) :-
+    !,
+    message_text(error(syntax_error(What), _), Text).
+error_message(E, Text) :-
+    E \= error(_, _),
+    !,
+    format(string(Text), "Unhandled exception: ~q", [E]).
+error_message(error(Formal, Context), Text) :-
+    % "catch/3: " is where the harness called the goal: noise to users
+    nonvar(Context),
+    Context = context(system:catch/3, _),
+    !,
+    error_message(error(Formal, _), Text).
+error_message(E, Text) :-
+    message_text(E, Text),
+    !.
+error_message(E, Text) :-
+    format(string(Text), "Unhandled exception: ~q", [E]).
+
+message_text(E, Text) :-
+    catch(( '$messages':translate_message(E, Lines, []),
+            message_lines_text(Lines, Text0) ),
+          _, fail),
+    Text0 \== "",
+    Text = Text0.
+
+error_term_text(E, Text) :-
+    copy_term(E, Copy),
+    (   acyclic_term(Copy) -> T = Copy ; factor_one(Copy, T) ),
+    catch(format(string(Text), "~W",
+                 [T, [quoted(true), max_depth(50), portray(false)]]),
+          _, Text = "<unprintable>").
+
+unknown_procedure(error(existence_error(procedure, PI), _), M, Name, Arity) :-
+    nonvar(PI),
+    (   PI = M:Name/Arity -> true ; PI = Name/Arity ),
+    atom(Name),
+    integer(Arity),
+    atom(M),
+    session(M, _).
+
+%   Predicates of the session module whose name is close to Name (edit
+%   distance at most 2, or a prefix), or which have Name with another
+%   arity; best first.
+similar_predicates(M, Name, Arity, Candidates) :-
+    atom_length(Name, Len),
+    MaxDist is max(1, min(3, Len // 3)),
+    findall(D-Text,
+            ( current_predicate(M:N/A),
+              functor(H, N, A),
+              \+ predicate_property(M:H, imported_from(_)),
+              N/A \== Name/Arity,
+              \+ sub_atom(N, 0, _, _, $),
+              name_distance(Name, N, D0),
+              ( D0 =< MaxDist -> D = D0 ; fail ),
+              format(atom(Text), "~w/~w", [N, A])
+            ),
+            Scored),
+    keysort(Scored, Sorted),
+    pairs_values(Sorted, All),
+    list_to_set(All, Set),
+    (   length(Set, L), L > 5
+    ->  length(Candidates, 5),
+        append(Candidates, _, Set)
+    ;   Candidates = Set
+    ).
+
+name_distance(A, A, 0) :- !.
+name_distance(A, B, D) :-
+    atom_codes(A, As),
+    atom_codes(B, Bs),
+    levenshtein(As, Bs, D).
+
+levenshtein(As, Bs, D) :-
+    length(Bs, LB),
+    numlist(0, LB, Row0),
+    foldl(lev_row(Bs), As, Row0-1, Row-_),
+    last(Row, D).
+
+lev_row(Bs, A, Prev-I, Row-I1) :-
+    I1 is I + 1,
+    Prev = [P0|_],
+    lev_cells(Bs, A, Prev, P0, I, Cells),
+    Row = [I|Cells].
+
+lev_cells([], _, _, _, _, []).
+lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
+    ( A == B -> Cost = 0 ; Cost = 1 ),
+    D is min(min(Up + 1, Left + 1), Diag + Cost),
+    lev_cells(Bs, A, [Up|Prev], Up, D, Ds).

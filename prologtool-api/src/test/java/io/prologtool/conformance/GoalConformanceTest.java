@@ -1,0 +1,309 @@
+package io.prologtool.conformance;
+
+import io.prologtool.Answer;
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PrologError;
+import io.prologtool.Term;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Running goals: typed answers, bounds as outcomes, errors as data, output captured. */
+public abstract class GoalConformanceTest extends BackendFixture {
+
+    private GoalResult run(String goal) {
+        return session.goal(goal).run();
+    }
+
+    private Term only(String goal, String var) {
+        GoalResult r = run(goal);
+        assertThat(r.outcome()).as("%s -> %s", goal, r).isEqualTo(Outcome.SUCCESS);
+        return r.answers().get(0).get(var);
+    }
+
+    private void assertSessionAnswers() {
+        assertThat(run("X = still_here").answers().get(0).get("X")).isEqualTo(Term.atom("still_here"));
+    }
+
+    @Test
+    void answersComeInQueryVariableOrder() {
+        GoalResult r = run("Z = 3, A = 1, M = 2");
+        assertThat(r.answers().get(0).variables()).containsExactly("Z", "A", "M");
+    }
+
+    @Test
+    void underscoreVariablesAreNotReported() {
+        GoalResult r = run("_Hidden = 1, X = 2, _ = 3");
+        assertThat(r.answers().get(0).variables()).containsExactly("X");
+    }
+
+    @Test
+    void goalWithoutVariablesSucceedsWithOneEmptyAnswer() {
+        GoalResult r = run("true");
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.answers()).singleElement().satisfies(a -> assertThat(a.variables()).isEmpty());
+    }
+
+    @Test
+    void failureIsAnOutcomeWithNoAnswers() {
+        GoalResult r = run("member(X, [])");
+        assertThat(r.outcome()).isEqualTo(Outcome.FAILURE);
+        assertThat(r.answers()).isEmpty();
+        assertThat(r.error()).isEmpty();
+    }
+
+    @Test
+    void atomsStringsAndNumbersNeverBlur() {
+        assertThat(only("X = abc", "X")).isEqualTo(Term.atom("abc"));
+        assertThat(only("X = \"abc\"", "X")).isEqualTo(Term.string("abc"));
+        assertThat(only("X = '42'", "X")).isEqualTo(Term.atom("42"));
+        assertThat(only("X = 42", "X")).isEqualTo(Term.integer(42));
+        assertThat(only("X = 4.5", "X")).isEqualTo(Term.real(4.5));
+        assertThat(only("X = \"4.5\"", "X")).isEqualTo(Term.string("4.5"));
+    }
+
+    @Test
+    void trueFalseAndNullStayAtoms() {
+        GoalResult r = run("X = true, Y = false, Z = null");
+        Answer a = r.answers().get(0);
+        assertThat(List.of(a.get("X"), a.get("Y"), a.get("Z")))
+                .containsExactly(Term.atom("true"), Term.atom("false"), Term.atom("null"));
+    }
+
+    @Test
+    void emptyListIsNotTheAtomBrackets() {
+        assertThat(only("X = []", "X")).isEqualTo(Term.NIL);
+        assertThat(only("X = '[]'", "X")).isEqualTo(Term.atom("[]"));
+        assertThat(only("X = [a, \"b\", 1 | T]", "X")).isEqualTo(
+                Term.list(List.of(Term.atom("a"), Term.string("b"), Term.integer(1)), Term.variable("_G1")));
+    }
+
+    @Test
+    void atomsWithQuotesUnicodeAndNewlinesRoundTrip() {
+        for (String name : List.of("it's", "say \"hi\"", "line1\nline2", "tab\there", "back\\slash",
+                "caf\u00e9", "\u65e5\u672c\u8a9e", "emoji \uD83D\uDE00", "", "[]", "Upper", "with space")) {
+            Term atom = Term.atom(name);
+            assertThat(only("X = " + atom, "X")).as(atom.toString()).isEqualTo(atom);
+            Term str = Term.string(name);
+            assertThat(only("X = " + str, "X")).as(str.toString()).isEqualTo(str);
+        }
+    }
+
+    @Test
+    void bigIntegersAreExact() {
+        assertThat(only("X is 2**200", "X")).isEqualTo(Term.integer(BigInteger.TWO.pow(200)));
+        assertThat(only("X is -(2**100) - 1", "X"))
+                .isEqualTo(Term.integer(BigInteger.TWO.pow(100).negate().subtract(BigInteger.ONE)));
+    }
+
+    @Test
+    void infinityNanAndFloatsAreExact() {
+        assertThat(only("X is inf", "X")).isEqualTo(Term.real(Double.POSITIVE_INFINITY));
+        assertThat(only("X is -inf", "X")).isEqualTo(Term.real(Double.NEGATIVE_INFINITY));
+        assertThat(only("X is nan", "X")).isEqualTo(Term.real(Double.NaN));
+        assertThat(only("X = 1.0Inf", "X")).isEqualTo(Term.real(Double.POSITIVE_INFINITY));
+        assertThat(only("X is 0.1 + 0.2", "X")).isEqualTo(Term.real(0.1 + 0.2));
+        assertThat(only("X is -0.0", "X")).isEqualTo(Term.real(-0.0));
+        assertThat(only("X is 1.0e300 * 10", "X")).isEqualTo(Term.real(1.0e301));
+    }
+
+    @Test
+    void compoundsAndSharedVariablesAreTyped() {
+        Answer a = run("X = point(Y, \"s\", [1, 2], f(Y)), Y = Z").answers().get(0);
+        Term y = a.get("Y");
+        assertThat(y).isInstanceOf(Term.Var.class);
+        assertThat(a.get("Z")).isEqualTo(y);
+        assertThat(a.get("X")).isEqualTo(Term.compound("point", y, Term.string("s"),
+                Term.list(Term.integer(1), Term.integer(2)), Term.compound("f", y)));
+    }
+
+    @Test
+    void cyclicTermComesBackAsAFiniteMarkerWithoutHanging() {
+        GoalResult r = session.goal("X = f(X)").timeLimit(Duration.ofSeconds(5)).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        Term x = r.answers().get(0).get("X");
+        assertThat(x).isInstanceOf(Term.Compound.class);
+        assertThat(((Term.Compound) x).functor()).isEqualTo("@");
+        assertThat(x.toString()).contains("f(");
+    }
+
+    @Test
+    void maxAnswersCutsTheSearchAndReportsTruncated() {
+        GoalResult r = session.goal("between(1, inf, X)").maxAnswers(3).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.answers()).extracting(a -> a.get("X"))
+                .containsExactly(Term.integer(1), Term.integer(2), Term.integer(3));
+        GoalResult exact = session.goal("member(X, [a, b, c])").maxAnswers(3).run();
+        assertThat(exact.truncated()).isFalse();
+        assertThat(exact.answers()).hasSize(3);
+    }
+
+    @Test
+    void timeoutKeepsTheAnswersFoundBeforeIt() {
+        GoalResult r = session.goal("(member(X, [1, 2, 3]) ; repeat, fail)")
+                .timeLimit(Duration.ofMillis(500)).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.TIMEOUT);
+        assertThat(r.answers()).extracting(a -> a.get("X"))
+                .containsExactly(Term.integer(1), Term.integer(2), Term.integer(3));
+        assertSessionAnswers();
+    }
+
+    @Test
+    void timeoutOfDeepRecursionKeepsEarlierAnswers() {
+        session.consult("nat(0).\nnat(N) :- nat(M), N is M + 1.\n");
+        GoalResult r = session.goal("nat(X), (X < 3 ; X > 100000000)").timeLimit(Duration.ofMillis(700))
+                .maxDepth(Long.MAX_VALUE / 2).run();
+        assertThat(r.outcome()).isIn(Outcome.TIMEOUT, Outcome.ERROR);
+        assertThat(r.answers()).extracting(a -> a.get("X"))
+                .containsExactly(Term.integer(0), Term.integer(1), Term.integer(2));
+        assertSessionAnswers();
+    }
+
+    @Test
+    void depthLimitIsAnOutcomeWithTheAnswersFoundSoFar() {
+        session.consult("deep(1).\ndeep(X) :- deep(Y), X is Y + 1.\n");
+        GoalResult r = session.goal("deep(X)").maxAnswers(100).maxDepth(5).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.DEPTH_EXCEEDED);
+        assertThat(r.depthExceeded()).isTrue();
+        assertThat(r.answers()).extracting(a -> a.get("X")).startsWith(Term.integer(1), Term.integer(2));
+    }
+
+    @Test
+    void inferenceLimitBoundsTheWholeSearch() {
+        GoalResult r = session.goal("between(1, inf, X), X < 0").maxInferences(100_000).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.INFERENCE_LIMIT);
+        assertSessionAnswers();
+    }
+
+    @Test
+    void runawayRecursionIsAResourceErrorAndTheSessionLives() {
+        session.close();
+        session = backend.open(io.prologtool.SessionOptions.builder().stackLimitBytes(64L << 20).build());
+        session.consult("grow(L) :- grow([x|L]).\n");
+        GoalResult r = session.goal("grow([])").maxDepth(Long.MAX_VALUE / 2).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(r.error().orElseThrow().kind()).isEqualTo("resource_error");
+        assertSessionAnswers();
+    }
+
+    @Test
+    void unknownPredicateIsAnExistenceErrorNamingSimilarOnes() {
+        session.consult("parent(tom, bob).\nancestor(X, Y) :- parent(X, Y).\n");
+        GoalResult r = run("ancestr(tom, X)");
+        assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+        PrologError e = r.error().orElseThrow();
+        assertThat(e.kind()).isEqualTo("existence_error");
+        assertThat(e.candidates()).first().isEqualTo("ancestor/2");
+        assertThat(e.message()).contains("ancestr/2").contains("ancestor/2");
+        assertThat(e.prologTerm()).get().asString().contains("existence_error");
+    }
+
+    @Test
+    void isoErrorsComeBackWithTheirKinds() {
+        assertThat(run("X is foo + 1").error().orElseThrow().kind()).isEqualTo("type_error");
+        assertThat(run("X is Y + 1").error().orElseThrow().kind()).isEqualTo("instantiation_error");
+        assertThat(run("X is 1 / 0").error().orElseThrow().kind()).isEqualTo("evaluation_error");
+        assertThat(run("sort(0, bad, [], X)").error().orElseThrow().kind()).isEqualTo("domain_error");
+        assertThat(run("atom_codes(_, [a|b])").error().orElseThrow().kind()).isIn("type_error", "instantiation_error");
+    }
+
+    @Test
+    void nonIsoThrowIsAnExecutionException() {
+        PrologError e = run("throw(my_ball(1))").error().orElseThrow();
+        assertThat(e.kind()).isEqualTo("execution_exception");
+        assertThat(e.prologTerm()).contains("my_ball(1)");
+        assertSessionAnswers();
+    }
+
+    @Test
+    void answersFoundBeforeAnErrorAreKept() {
+        GoalResult r = run("member(X, [1, 2, oops]), Y is X * 2");
+        assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(r.answers()).extracting(a -> a.get("Y")).containsExactly(Term.integer(2), Term.integer(4));
+    }
+
+    @Test
+    void goalTextWithTwoTermsIsASyntaxError() {
+        GoalResult r = run("X = 1. Y = 2");
+        assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(r.error().orElseThrow().kind()).isEqualTo("syntax_error");
+        assertThat(run("X = 1. Y = 2.").error().orElseThrow().kind()).isEqualTo("syntax_error");
+    }
+
+    @Test
+    void trailingFullStopAndCommentsAreFine() {
+        assertThat(only("X = 1.", "X")).isEqualTo(Term.integer(1));
+        assertThat(only("X = 1 % the answer", "X")).isEqualTo(Term.integer(1));
+        assertThat(only("X = 1. % the answer\n", "X")).isEqualTo(Term.integer(1));
+        assertThat(only("  X =\n 1  ", "X")).isEqualTo(Term.integer(1));
+    }
+
+    @Test
+    void malformedAndEmptyGoalsAreSyntaxErrors() {
+        for (String bad : List.of("foo(", "", "   ", "X = = 1", "% only a comment", "1")) {
+            GoalResult r = run(bad);
+            assertThat(r.outcome()).as(bad).isEqualTo(Outcome.ERROR);
+            assertThat(r.error().orElseThrow().kind()).as(bad).isIn("syntax_error", "type_error");
+        }
+        assertSessionAnswers();
+    }
+
+    @Test
+    void goalReadingStandardInputReadsEndOfFile() {
+        assertThat(only("read(X)", "X")).isEqualTo(Term.atom("end_of_file"));
+        assertThat(only("read_term(user_input, X, [])", "X")).isEqualTo(Term.atom("end_of_file"));
+        assertThat(only("get_char(X)", "X")).isEqualTo(Term.atom("end_of_file"));
+    }
+
+    @Test
+    void writeOutputIsCapturedAndNeverCorruptsTheNextReply() {
+        GoalResult r = run("write('{\"id\":1,\"ok\":true}'), nl, format(user_error, \"err~n\", []), X = 1");
+        assertThat(r.output()).isEqualTo("{\"id\":1,\"ok\":true}\nerr\n");
+        assertThat(r.outputTruncated()).isFalse();
+        assertSessionAnswers();
+    }
+
+    @Test
+    void outputIsCappedAndFlaggedWhenCut() {
+        GoalResult r = run("forall(between(1, 100000, _), write(abcdefghij))");
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.outputTruncated()).isTrue();
+        assertThat(r.output()).hasSize(io.prologtool.SessionOptions.DEFAULT_MAX_OUTPUT_CHARS).startsWith("abcdefghij");
+    }
+
+    @Test
+    void haltInAGoalIsAnErrorAndTheSessionLives() {
+        session.consult("keep(me).");
+        for (String halt : List.of("halt", "halt(0)", "system:halt", "G = halt, call(G)", "atom_concat(ha, lt, H), call(H)")) {
+            GoalResult r = run(halt);
+            assertThat(r.outcome()).as(halt).isEqualTo(Outcome.ERROR);
+            assertThat(r.error().orElseThrow().kind()).as(halt).isEqualTo("permission_error");
+        }
+        assertThat(only("keep(X)", "X")).isEqualTo(Term.atom("me"));
+    }
+
+    @Test
+    void sideEffectsCanBeRefusedPerGoal() {
+        GoalResult r = session.goal("shell('touch /tmp/prologtool-should-not-exist')").allowSideEffects(false).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(r.error().orElseThrow().kind()).isEqualTo("sandbox_violation");
+        assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/prologtool-should-not-exist"))).isFalse();
+        GoalResult pure = session.goal("X is 6 * 7").allowSideEffects(false).run();
+        assertThat(pure.answers().get(0).get("X")).isEqualTo(Term.integer(42));
+    }
+
+    @Test
+    void aRequestCanRunTwice() {
+        session.consult("n(1).");
+        var request = session.goal("n(X)");
+        assertThat(request.run().answers()).hasSize(1);
+        session.consult("m(2).");
+        assertThat(request.run().answers()).hasSize(1);
+    }
+}
