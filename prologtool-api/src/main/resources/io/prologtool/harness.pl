@@ -395,16 +395,18 @@ diagnostic(Term, Kind, Lines) :-
     severity(Kind, Severity),
     message_kind(Term, Severity, DKind),
     (   Term = error(syntax_error(What), _)
-    ->  message_text(error(syntax_error(What), _), Msg)
+    ->  message_text(error(syntax_error(What), _), Msg0)
     ;   Term = goal_failed(directive, Goal)
     ->  user_directive(Goal, Shown),
-        format(string(Msg), "Goal (directive) failed: ~q", [Shown])
+        format(string(Msg0), "Goal (directive) failed: ~q", [Shown])
     ;   Term = initialization_error(_, E, _)
-    ->  error_message(E, Msg0),
-        string_concat("Initialization goal raised exception: ", Msg0, Msg)
-    ;   message_lines_text(Lines, Msg)
+    ->  error_message(E, EMsg),
+        string_concat("Initialization goal raised exception: ", EMsg, Msg0)
+    ;   message_lines_text(Lines, Msg0)
     ),
     message_location(Term, Line, Column),
+    nb_getval('$pt_loading', M),
+    clean_message(M, Msg0, Msg),
     (   DKind == directive_failed,
         collected(json(Prev)),
         memberchk(line=Line, Prev),
@@ -463,6 +465,38 @@ message_location(_, Line, 0) :-
     !.
 message_location(_, 0, 0).
 
+%   clean_message(+Module, +Text0, -Text)
+%
+%   Messages speak of the session's module and of the harness's source
+%   ids; users wrote neither. Drop "m_<id>:" and say "consult N, line L"
+%   for "prologtool://m_<id>/N:L".
+clean_message(M, Text0, Text) :-
+    atom_concat(M, ':', Qualifier),
+    atomic_list_concat(Parts, Qualifier, Text0),
+    atomic_list_concat(Parts, '', Text1),
+    atomic_list_concat(['prologtool://', M, '/'], SourcePrefix),
+    atomic_list_concat([First|Rest], SourcePrefix, Text1),
+    maplist(source_reference, Rest, Refs),
+    atomic_list_concat([First|Refs], Text2),
+    atom_string(Text2, Text).
+
+source_reference(Part, Ref) :-
+    (   sub_atom(Part, Before, 1, After, ':'),
+        sub_atom(Part, 0, Before, _, N),
+        atom_number(N, _),
+        sub_atom(Part, _, After, 0, Tail),
+        atom_codes(Tail, Codes),
+        phrase(digits(LineCodes), Codes, RestCodes),
+        LineCodes \== []
+    ->  atom_codes(Line, LineCodes),
+        atom_codes(TailRest, RestCodes),
+        format(atom(Ref), 'consult ~w, line ~w~w', [N, Line, TailRest])
+    ;   atom_concat('consult ', Part, Ref)
+    ).
+
+digits([D|Ds]) --> [D], { code_type(D, digit) }, !, digits(Ds).
+digits([]) --> [].
+
 message_lines_text(Lines, Text) :-
     catch(( print_message_lines(string(S0), '', Lines),
             normalize_space(string(Text), S0) ),
@@ -507,7 +541,7 @@ run_goal(M, Text, Req, Pairs) :-
     ;   Truncated = false,
         Answers = Answers0
     ),
-    outcome(E, State, Count, Outcome, ErrorPairs),
+    outcome(E, M, State, Count, Outcome, ErrorPairs),
     (   nb_current('$pt_halt_attempted', true), Outcome \== error
     ->  refused_halt_error(HaltError),
         error_json(HaltError, M, HaltPairs),
@@ -583,7 +617,7 @@ search(M, Goal, Bindings, MaxDepth, Limit, State) :-
     ;   true
     ).
 
-outcome(E, State, Count, Outcome, []) :-
+outcome(E, _, State, Count, Outcome, []) :-
     var(E),
     !,
     (   arg(3, State, inference_limit)
@@ -594,10 +628,10 @@ outcome(E, State, Count, Outcome, []) :-
     ->  Outcome = failure
     ;   Outcome = success
     ).
-outcome(time_limit_exceeded, _, _, timeout, []) :- !.
-outcome(inference_limit_exceeded, _, _, inference_limit, []) :- !.
-outcome(E, _, _, error, [error=json(ErrorPairs)]) :-
-    error_json(E, _, ErrorPairs).
+outcome(time_limit_exceeded, _, _, _, timeout, []) :- !.
+outcome(inference_limit_exceeded, _, _, _, inference_limit, []) :- !.
+outcome(E, M, _, _, error, [error=json(ErrorPairs)]) :-
+    error_json(E, M, ErrorPairs).
 
 %   parse_goal(+Module, +Text, -Goal, -Bindings)
 %
@@ -802,17 +836,23 @@ list_spine([H|T], [H|Es], Tail) :-
 %   error_json(+Error, ?Module, -Pairs): kind, message, prolog_term (and
 %   candidates for unknown procedures).
 
-error_json(E, _, Pairs) :-
+error_json(E, M, Pairs) :-
     error_kind(E, Kind),
     error_message(E, Msg0),
     error_term_text(E, TermText),
-    (   unknown_procedure(E, M, Name, Arity),
-        similar_predicates(M, Name, Arity, Candidates),
-        Candidates \== []
-    ->  atomic_list_concat(Candidates, ', ', CText),
-        format(string(Msg), "~w (did you mean: ~w?)", [Msg0, CText]),
+    (   unknown_procedure(E, M, Name, Arity)
+    ->  similar_predicates(M, Name, Arity, Candidates),
+        (   Candidates == []
+        ->  format(string(Msg), "Unknown procedure: ~q", [Name/Arity])
+        ;   atomic_list_concat(Candidates, ', ', CText),
+            format(string(Msg), "Unknown procedure: ~q (did you mean: ~w?)",
+                   [Name/Arity, CText])
+        ),
         Extra = [candidates=Candidates]
-    ;   Msg = Msg0,
+    ;   (   atom(M), session(M, _)
+        ->  clean_message(M, Msg0, Msg)
+        ;   Msg = Msg0
+        ),
         Extra = []
     ),
     append([kind=Kind, message=Msg, prolog_term=TermText], Extra, Pairs).

@@ -1,0 +1,44 @@
+# prologtool: `make demo` and `make test` each install what they need first (on Debian, as root).
+
+SHELL       := /bin/bash
+MVN         ?= mvn
+MVN_FLAGS   ?= -B -ntp
+JPL_JAR     := /usr/share/java/jpl.jar
+JPL_VERSION := 7.6.1
+M2_REPO     ?= $(HOME)/.m2/repository
+M2_JPL      := $(M2_REPO)/org/jpl7/jpl/$(JPL_VERSION)/jpl-$(JPL_VERSION).jar
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEMO_ARGS   ?=
+
+.PHONY: demo test deps swipl build clean
+
+## demo: install SWI-Prolog if needed, build, and run the demo
+demo: deps build
+	$(MVN) $(MVN_FLAGS) -q -pl examples exec:java -Dexec.args="$(DEMO_ARGS)"
+
+## test: install SWI-Prolog if needed, then build and run every test on real swipl
+test: deps
+	$(MVN) $(MVN_FLAGS) verify
+
+## build: compile and install the modules into the local Maven repository, no tests
+build: deps
+	$(MVN) $(MVN_FLAGS) -q install -DskipTests
+
+deps: swipl $(M2_JPL)
+
+# SWI-Prolog 9 (swipl) and its JPL jar, from Debian's packages.
+swipl:
+	@if ! command -v swipl >/dev/null 2>&1 || [ ! -f $(JPL_JAR) ]; then \
+	  echo "Installing SWI-Prolog: apt-get install swi-prolog-nox swi-prolog-java"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq swi-prolog-nox swi-prolog-java >/dev/null; \
+	fi
+	@swipl --version
+
+# Maven Central's JPL (jpl:jpl:7.4.0) does not work with SWI-Prolog 9: use the jar that ships with it.
+$(M2_JPL): | swipl
+	$(MVN) $(MVN_FLAGS) -q install:install-file -Dfile=$(JPL_JAR) -DgroupId=org.jpl7 -DartifactId=jpl \
+	  -Dversion=$(JPL_VERSION) -Dpackaging=jar -DgeneratePom=true -DlocalRepositoryPath=$(M2_REPO)
+
+clean:
+	$(MVN) $(MVN_FLAGS) -q clean

@@ -1,0 +1,433 @@
+package io.prologtool.process;
+
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PrologSession;
+import io.prologtool.PrologUnavailableException;
+import io.prologtool.Term;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Behaviour specific to the process backend, with a real {@code swipl}: finding swipl, killing
+ * children that ignore their time limit or die, keeping the line protocol intact, and cleaning up
+ * children and the temporary directory. Every test opens a backend of its own so that the swipl
+ * children it sees are the ones it started.
+ */
+class ProcessBackendTest {
+
+    /** Generous bound for anything that should take well under a second. */
+    private static final Duration SANE = Duration.ofSeconds(10);
+
+    // ---------------------------------------------------------------- finding swipl
+
+    @Test
+    void missingSwiplPathThrowsPrologUnavailableNamingTheAptPackage() {
+        assertThatThrownBy(() -> ProcessBackend.builder().swiplPath(Path.of("/nonexistent/swipl")).build())
+                .isInstanceOf(PrologUnavailableException.class)
+                .hasMessageContaining("swi-prolog-nox");
+    }
+
+    @Test
+    void swiplAbsentFromThePathThrowsPrologUnavailableNamingTheAptPackage(@TempDir Path emptyDir) throws Exception {
+        // The PATH is read from the environment, which this JVM cannot change: ask a child JVM whose
+        // PATH holds only an empty directory.
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                NoSwiplOnPath.class.getName())
+                .redirectErrorStream(true);
+        pb.environment().put("PATH", emptyDir.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
+
+        assertThat(p.exitValue()).as("child JVM said: " + out).isEqualTo(NoSwiplOnPath.UNAVAILABLE);
+        assertThat(out).contains("swi-prolog-nox");
+    }
+
+    /** Run in a child JVM without swipl on its PATH; the exit status says what build() did. */
+    public static final class NoSwiplOnPath {
+        static final int UNAVAILABLE = 0;
+        static final int BUILT = 3;
+        static final int OTHER = 4;
+
+        public static void main(String[] args) {
+            try (ProcessBackend b = ProcessBackend.builder().build()) {
+                System.out.println("built a backend with swipl at " + b.swiplPath());
+                System.exit(BUILT);
+            } catch (PrologUnavailableException e) {
+                System.out.println(e.getMessage());
+                System.exit(UNAVAILABLE);
+            } catch (Throwable t) {
+                t.printStackTrace(System.out);
+                System.exit(OTHER);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- time limits and crashes
+
+    @Test
+    void goalThatCatchesItsTimeLimitIsKilledReturnsTimeoutAndTheSessionIsRestored() {
+        try (ProcessBackend backend = ProcessBackend.builder().timeoutGrace(Duration.ofMillis(500)).build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                assertThat(s.consult("keep(1).\nloop :- repeat, fail.\n").hasErrors()).isFalse();
+
+                long t0 = System.nanoTime();
+                GoalResult r = s.goal("catch(loop, _, loop)").timeLimit(Duration.ofMillis(300)).run();
+                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+
+                assertThat(r.outcome()).isEqualTo(Outcome.TIMEOUT);
+                assertThat(took).isLessThan(SANE);
+                awaitGone(c.pid());
+                assertThat(backend.liveChildren()).isZero();
+
+                GoalResult next = s.goal("keep(X)").run();
+                assertThat(next.outcome()).isEqualTo(Outcome.SUCCESS);
+                assertThat(next.answers()).extracting(a -> a.get("X")).containsExactly(Term.integer(1));
+                assertThat(backend.liveChildren()).isEqualTo(1);
+                assertThat(swiplChildren()).doesNotContain(c.pid());
+            }
+        }
+    }
+
+    @Test
+    void killedChildFailsTheCallInFlightAsSessionCrashedAndTheNextCallReplaysEveryConsult(@TempDir Path tmp)
+            throws Exception {
+        Path started = tmp.resolve("started");
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                s.consult("a(1).");
+                s.consult("b(2).");
+                s.consult("c(X) :- a(A), b(B), X is A + B.");
+
+                String goal = "open(" + quoted(started.toString()) + ", write, S), close(S), repeat, fail";
+                Future<GoalResult> inFlight = caller.submit(() -> s.goal(goal).timeLimit(Duration.ofSeconds(20)).run());
+                awaitFile(started, inFlight);
+
+                long t0 = System.nanoTime();
+                ProcessHandle.of(c.pid()).orElseThrow().destroyForcibly();
+                GoalResult crashed = inFlight.get(SANE.toMillis(), TimeUnit.MILLISECONDS);
+                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+
+                assertThat(crashed.outcome()).isEqualTo(Outcome.ERROR);
+                assertThat(crashed.error().orElseThrow().kind()).isEqualTo("session_crashed");
+                assertThat(took).isLessThan(SANE);
+
+                GoalResult after = s.goal("a(A), b(B), c(C)").run();
+                assertThat(after.outcome()).isEqualTo(Outcome.SUCCESS);
+                assertThat(after.answers()).hasSize(1);
+                assertThat(after.answers().get(0).get("A")).isEqualTo(Term.integer(1));
+                assertThat(after.answers().get(0).get("B")).isEqualTo(Term.integer(2));
+                assertThat(after.answers().get(0).get("C")).isEqualTo(Term.integer(3));
+                assertThat(backend.liveChildren()).isEqualTo(1);
+                assertThat(swiplChildren()).doesNotContain(c.pid());
+            }
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    // ---------------------------------------------------------------- halt
+
+    @Test
+    void haltInADirectiveDoesNotEndTheChild() {
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                s.consult("before(1).\n:- halt.\n:- halt(3).\n:- system:halt(0).\n:- initialization(halt).\nafter(2).\n");
+
+                assertThat(isAlive(c.pid())).isTrue();
+                GoalResult r = s.goal("before(X), after(Y)").run();
+                assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+                assertThat(r.answers().get(0).get("Y")).isEqualTo(Term.integer(2));
+                assertThat(isAlive(c.pid())).isTrue();
+                assertThat(backend.liveChildren()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void haltInAGoalIsAnErrorAndDoesNotEndTheChild() {
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                s.consult("here(yes).");
+                for (String halt : List.of("halt", "halt(0)", "system:halt", "system:halt(1)")) {
+                    GoalResult r = s.goal(halt).run();
+                    assertThat(r.outcome()).as(halt).isEqualTo(Outcome.ERROR);
+                    assertThat(isAlive(c.pid())).as("child alive after " + halt).isTrue();
+                }
+                GoalResult r = s.goal("here(X)").run();
+                assertThat(r.answers()).extracting(a -> a.get("X")).containsExactly(Term.atom("yes"));
+                assertThat(isAlive(c.pid())).isTrue();
+                assertThat(backend.liveChildren()).isEqualTo(1);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the child's pipes
+
+    @Test
+    void goalFloodingTheRealStderrSucceedsBecauseStderrIsDrained() {
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                // ~10 MB straight to fd 2, past output capture: far more than a pipe buffer holds.
+                GoalResult r = s.goal("""
+                        once(stream_property(S, file_no(2))),
+                        forall(between(1, 200000, _),
+                               format(S, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx~n", [])),
+                        flush_output(S)""").timeLimit(Duration.ofSeconds(20)).run();
+
+                assertThat(r.outcome()).as(r.toString()).isEqualTo(Outcome.SUCCESS);
+                assertThat(r.output()).as("the flood went to the real stderr, not to captured output")
+                        .doesNotContain("xxxxxxxx");
+                assertThat(isAlive(c.pid())).isTrue();
+                assertThat(s.goal("X is 6 * 7").run().answers()).extracting(a -> a.get("X"))
+                        .containsExactly(Term.integer(42));
+            }
+        }
+    }
+
+    @Test
+    void garbageLinesOnTheProtocolStreamAreIgnoredAndTheCallGetsItsOwnReply() {
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                // A non-JSON line, JSON with a foreign id, and a well-formed reply with a stale id (1 was open's).
+                GoalResult r = s.goal("""
+                        once(stream_property(S, file_no(1))),
+                        format(S, "not json~n{\\"id\\": 424242}~n{\\"id\\": 1, \\"ok\\": true, \\"outcome\\": \\"failure\\"}~n", []),
+                        flush_output(S),
+                        X = 7""").timeLimit(Duration.ofSeconds(5)).run();
+
+                assertThat(r.outcome()).as(r.toString()).isEqualTo(Outcome.SUCCESS);
+                assertThat(r.answers()).extracting(a -> a.get("X")).containsExactly(Term.integer(7));
+                GoalResult next = s.goal("Y is 6 * 7").run();
+                assertThat(next.answers()).extracting(a -> a.get("Y")).containsExactly(Term.integer(42));
+                assertThat(isAlive(c.pid())).as("the child was not killed and replaced").isTrue();
+            }
+        }
+    }
+
+    @Test
+    void partialLineOnTheProtocolStreamDoesNotCostTheCallItsReply() {
+        try (ProcessBackend backend = ProcessBackend.builder().timeoutGrace(Duration.ofMillis(500)).build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                // Text without a newline on fd 1 (as shell('printf ...') would write): the reply
+                // line that follows must still be recognised.
+                GoalResult r = s.goal("""
+                        once(stream_property(S, file_no(1))),
+                        format(S, "partial line without newline", []),
+                        flush_output(S),
+                        X = 7""").timeLimit(Duration.ofSeconds(3)).run();
+
+                assertThat(r.outcome()).as(r.toString()).isEqualTo(Outcome.SUCCESS);
+                assertThat(r.answers()).extracting(a -> a.get("X")).containsExactly(Term.integer(7));
+                assertThat(isAlive(c.pid())).as("the child was not killed and replaced").isTrue();
+                GoalResult next = s.goal("Y is 6 * 7").run();
+                assertThat(next.answers()).extracting(a -> a.get("Y")).containsExactly(Term.integer(42));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- cleaning up
+
+    @Test
+    void closingASessionEndsItsChild() {
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            Child c = openWithChild(backend);
+            assertThat(backend.liveChildren()).isEqualTo(1);
+
+            c.session().close();
+
+            awaitGone(c.pid());
+            assertThat(backend.liveChildren()).isZero();
+        }
+    }
+
+    @Test
+    void closingTheBackendEndsAllChildrenAndDeletesItsTempDirectory() throws IOException {
+        ProcessBackend backend = ProcessBackend.builder().build();
+        Child a;
+        Child b;
+        Path workDir;
+        try {
+            a = openWithChild(backend);
+            b = openWithChild(backend);
+            a.session().consult("x(1).");
+            workDir = childWorkDir(a.pid());
+            assertThat(childWorkDir(b.pid())).isEqualTo(workDir);
+            assertThat(workDir.getFileName().toString()).startsWith("prologtool-");
+            assertThat(workDir).isDirectory();
+            assertThat(backend.liveChildren()).isEqualTo(2);
+        } finally {
+            backend.close();
+        }
+
+        awaitGone(a.pid());
+        awaitGone(b.pid());
+        assertThat(backend.liveChildren()).isZero();
+        assertThat(a.session().isOpen()).isFalse();
+        assertThat(b.session().isOpen()).isFalse();
+        assertThat(workDir).doesNotExist();
+    }
+
+    @Test
+    void closingTheBackendDeletesItsTempDirectoryEvenAfterAGoalWroteARelativeFile() throws IOException {
+        ProcessBackend backend = ProcessBackend.builder().build();
+        Path workDir;
+        try {
+            Child c = openWithChild(backend);
+            workDir = childWorkDir(c.pid());
+            GoalResult r = c.session().goal("open('notes.txt', write, S), write(S, hello), close(S)").run();
+            assertThat(r.outcome()).as(r.toString()).isEqualTo(Outcome.SUCCESS);
+            assertThat(workDir.resolve("notes.txt")).as("a relative path lands in the child's directory").exists();
+        } finally {
+            backend.close();
+        }
+
+        assertThat(workDir).doesNotExist();
+    }
+
+    // ---------------------------------------------------------------- concurrency
+
+    @Test
+    void manySessionsAtOnceEachSeeOnlyTheirOwnProgramAndLeaveNoChildren() throws Exception {
+        int threads = 8;
+        int goals = 20;
+        Set<Long> before = swiplChildren();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<List<Term>>> results = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int me = i;
+                results.add(pool.submit(() -> {
+                    go.await();
+                    List<Term> seen = new ArrayList<>();
+                    try (PrologSession s = backend.open()) {
+                        assertThat(s.consult("mine(" + me + ").").hasErrors()).isFalse();
+                        for (int j = 0; j < goals; j++) {
+                            GoalResult r = s.goal("mine(M), X is M * 100 + " + j).run();
+                            assertThat(r.outcome()).as("session %d goal %d: %s", me, j, r).isEqualTo(Outcome.SUCCESS);
+                            assertThat(r.answers()).as("session %d sees only its own mine/1", me).hasSize(1);
+                            seen.add(r.answers().get(0).get("X"));
+                        }
+                    }
+                    return seen;
+                }));
+            }
+            go.countDown();
+
+            for (int i = 0; i < threads; i++) {
+                List<Term> expected = new ArrayList<>();
+                for (int j = 0; j < goals; j++) {
+                    expected.add(Term.integer(i * 100L + j));
+                }
+                assertThat(results.get(i).get(60, TimeUnit.SECONDS)).as("answers of session %d", i)
+                        .isEqualTo(expected);
+            }
+            assertThat(backend.liveChildren()).isZero();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(swiplChildren()).isSubsetOf(before);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private record Child(PrologSession session, long pid) {
+    }
+
+    /** Opens a session and finds the one swipl child that opening it started. */
+    private static Child openWithChild(ProcessBackend backend) {
+        Set<Long> before = swiplChildren();
+        PrologSession s = backend.open();
+        Set<Long> started = new HashSet<>(swiplChildren());
+        started.removeAll(before);
+        assertThat(started).as("swipl children started by open()").hasSize(1);
+        return new Child(s, started.iterator().next());
+    }
+
+    private static Set<Long> swiplChildren() {
+        return ProcessHandle.current().children()
+                .filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().command().map(cmd -> cmd.contains("swipl")).orElse(false))
+                .map(ProcessHandle::pid)
+                .collect(Collectors.toSet());
+    }
+
+    private static boolean isAlive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static void awaitGone(long pid) {
+        Optional<ProcessHandle> h = ProcessHandle.of(pid);
+        if (h.isEmpty()) {
+            return;
+        }
+        try {
+            h.get().onExit().get(SANE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            fail("swipl child " + pid + " still alive after " + SANE);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Waits until the goal running in {@code inFlight} has created {@code file}. */
+    private static void awaitFile(Path file, Future<?> inFlight) throws Exception {
+        long deadline = System.nanoTime() + SANE.toNanos();
+        while (!Files.exists(file)) {
+            if (inFlight.isDone()) {
+                fail("the goal ended before it started looping: " + inFlight.get());
+            }
+            if (System.nanoTime() > deadline) {
+                fail("the goal did not start within " + SANE);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static Path childWorkDir(long pid) throws IOException {
+        return Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "cwd"));
+    }
+
+    private static String quoted(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    @SuppressWarnings("unused")
+    private static CompletableFuture<Void> unused() {
+        return null;
+    }
+}
