@@ -1,5 +1,7 @@
 package io.prologtool;
 
+import java.util.List;
+
 /**
  * A stateful, isolated, bounded Prolog session: a module of its own in which loaded clauses persist
  * across calls. Calls on one session are serialised; different sessions run independently.
@@ -38,6 +40,47 @@ public interface PrologSession extends AutoCloseable {
      * {@link GoalRequest#run()}. The text must hold exactly one term; its final full stop is optional.
      */
     GoalRequest goal(String goalText);
+
+    /**
+     * The live definition of {@code name/arity} in this session; on a miss, similar predicates as
+     * candidates.
+     */
+    PredicateInfo inspect(String name, int arity);
+
+    /**
+     * The session's program rebuilt from its live clauses (dynamic declarations, facts and rules),
+     * as text that consults back to the same program. Reflects every consult and replacement.
+     */
+    String source();
+
+    /**
+     * Replaces every clause of {@code name/arity} by the clauses in {@code text}, atomically: when the
+     * text does not compile or defines anything but {@code name/arity}, nothing changes and the result
+     * says why. The patch may declare its target dynamic.
+     */
+    ReplaceResult replacePredicate(String name, int arity, String text);
+
+    /** Every diagnostic gathered in this session so far, across all calls, oldest first. */
+    default List<Diagnostic> messages() {
+        return messages(Severity.INFO);
+    }
+
+    /** The diagnostics gathered so far at {@code minimum} severity or above. */
+    List<Diagnostic> messages(Severity minimum);
+
+    /**
+     * Loads {@code testText} (plunit units; may be empty) into the session and runs every unit of the
+     * session. Running the same text again replaces its units.
+     */
+    TestReport runTests(String testText);
+
+    /** Runs the session's plunit units without loading anything new. */
+    default TestReport runTests() {
+        return runTests("");
+    }
+
+    /** A goal to trace with a meta-interpreter; set bounds, then {@link TraceRequest#run()}. */
+    TraceRequest trace(String goalText);
 
     /** True until {@link #close()} (or the backend's close). */
     boolean isOpen();

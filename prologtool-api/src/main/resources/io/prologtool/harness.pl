@@ -44,6 +44,9 @@
 :- meta_predicate
     with_captured_output(0, +, -, -).
 
+%   Each part of the harness adds its own request/3 clauses.
+:- discontiguous request/3.
+
                  /*******************************
                  *            SET-UP            *
                  *******************************/
@@ -101,6 +104,9 @@ serve_loop(In, Out) :-
     (   Line == end_of_file
     ->  true
     ;   handle_request(Line, Reply),
+        % The newline first ends whatever a subprocess of a goal may have
+        % written to fd 1 without one, so the reply is a line of its own.
+        nl(Out),
         write(Out, Reply),
         nl(Out),
         flush_output(Out),
@@ -941,19 +947,19 @@ unknown_procedure(error(existence_error(procedure, PI), _), M, Name, Arity) :-
     session(M, _).
 
 %   Predicates of the session module whose name is close to Name (edit
-%   distance at most 2, or a prefix), or which have Name with another
-%   arity; best first.
+%   distance at most a third of its length, 1 to 3), or which have Name
+%   with another arity; best first.
 similar_predicates(M, Name, Arity, Candidates) :-
     atom_length(Name, Len),
     MaxDist is max(1, min(3, Len // 3)),
     findall(D-Text,
-            ( current_predicate(M:N/A),
+            ( user_predicate(M, H),
               functor(H, N, A),
-              \+ predicate_property(M:H, imported_from(_)),
               N/A \== Name/Arity,
-              \+ sub_atom(N, 0, _, _, $),
               name_distance(Name, N, D0),
-              ( D0 =< MaxDist -> D = D0 ; fail ),
+              D0 =< MaxDist,
+              % equal distance: the same arity ranks first
+              ( A =:= Arity -> D = D0*2 ; D = D0*2 + 1 ),
               format(atom(Text), "~w/~w", [N, A])
             ),
             Scored),
@@ -989,3 +995,12 @@ lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
     ( A == B -> Cost = 0 ; Cost = 1 ),
     D is min(min(Up + 1, Left + 1), Diag + Cost),
     lev_cells(Bs, A, [Up|Prev], Up, D, Ds).
+
+                 /*******************************
+                 *        THE OTHER PARTS       *
+                 *******************************/
+
+:- include(harness_inspect).    % inspect, source, replace, messages
+:- include(harness_plunit).     % run_tests
+:- include(harness_trace).      % trace
+:- include(harness_limits).     % limits user code cannot defeat

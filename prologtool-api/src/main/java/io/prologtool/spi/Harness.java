@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The Prolog harness ({@code io/prologtool/harness.pl}), the one Prolog program behind every backend.
@@ -24,26 +25,36 @@ public final class Harness {
     public static final String RESOURCE = "io/prologtool/harness.pl";
     /** The goal that runs the line protocol on stdin/stdout. */
     public static final String SERVE_GOAL = "prologtool_harness:serve";
+    /** Every file of the harness: the module file first, then the parts it includes. */
+    public static final List<String> FILES =
+            List.of("harness.pl", "harness_inspect.pl", "harness_plunit.pl", "harness_trace.pl",
+                    "harness_limits.pl");
+    private static final String DIR = "io/prologtool/";
 
     private Harness() {
     }
 
-    /** The harness source text. */
-    public static String text() {
-        try (InputStream in = Harness.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+    /** The text of one harness file (one of {@link #FILES}). */
+    public static String text(String file) {
+        String resource = DIR + file;
+        try (InputStream in = Harness.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new PrologToolException("the harness resource " + RESOURCE + " is missing from the classpath");
+                throw new PrologToolException("the harness resource " + resource + " is missing from the classpath");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the harness resource " + RESOURCE, e);
+            throw new UncheckedIOException("cannot read the harness resource " + resource, e);
         }
     }
 
-    /** Writes the harness to {@code dir/harness.pl} and returns that path. */
+    /**
+     * Writes every harness file into {@code dir} and returns the path of the module file to load
+     * ({@code dir/harness.pl}).
+     */
     public static Path extractTo(Path dir) throws IOException {
-        Path file = dir.resolve("harness.pl");
-        Files.writeString(file, text(), StandardCharsets.UTF_8);
-        return file;
+        for (String file : FILES) {
+            Files.writeString(dir.resolve(file), text(file), StandardCharsets.UTF_8);
+        }
+        return dir.resolve(FILES.get(0));
     }
 }

@@ -8,12 +8,18 @@ import io.prologtool.Diagnostic;
 import io.prologtool.GoalRequest;
 import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
+import io.prologtool.PredicateInfo;
+import io.prologtool.PredicateType;
 import io.prologtool.PrologError;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologToolException;
+import io.prologtool.ReplaceResult;
 import io.prologtool.SessionClosedException;
 import io.prologtool.SessionOptions;
 import io.prologtool.Severity;
+import io.prologtool.TestReport;
+import io.prologtool.TraceRequest;
+import io.prologtool.TraceResult;
 import io.prologtool.json.TermJson;
 
 import java.time.Duration;
@@ -22,6 +28,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -43,6 +50,8 @@ public final class HarnessSession implements PrologSession {
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
 
     private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(60);
+    /** Bound for requests that run no user code (inspect, source, messages). */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(60);
 
     private final String id;
     private final String moduleName;
@@ -51,7 +60,8 @@ public final class HarnessSession implements PrologSession {
     private final Duration grace;
     private final Runnable onClose;
     private final ReentrantLock lock = new ReentrantLock(true);
-    private final List<String> journal = new ArrayList<>();
+    /** Requests that changed the program, replayed in order into a fresh Prolog. */
+    private final List<ObjectNode> journal = new ArrayList<>();
 
     private HarnessTransport transport;
     private volatile boolean open = true;
@@ -106,37 +116,144 @@ public final class HarnessSession implements PrologSession {
 
     @Override
     public ConsultResult consult(String text) {
-        java.util.Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(text, "text");
         return locked(() -> {
             ObjectNode req = consultRequest(text);
             JsonNode reply;
             try {
                 reply = liveTransport().call(req, options.consultTimeLimit().plus(grace));
             } catch (HarnessTimeoutException | HarnessCrashedException e) {
-                journal.add(text); // it may have half-loaded; replaying it is what the user asked for
+                journal.add(req); // it may have half-loaded; replaying it is what the user asked for
                 return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
                         "session_crashed: the Prolog serving this session stopped while loading ("
                                 + e.getMessage() + "); the session is restored on the next call",
                         0, 0)), "", false);
             }
             requireOk(reply, "consult");
-            journal.add(text);
+            journal.add(req);
             return new ConsultResult(diagnostics(reply.path("messages")), reply.path("output").asText(""),
                     reply.path("output_truncated").asBoolean(false));
         });
     }
 
     @Override
+    public PredicateInfo inspect(String name, int arity) {
+        checkIndicator(name, arity);
+        return locked(() -> {
+            ObjectNode req = request("inspect");
+            req.put("name", name);
+            req.put("arity", arity);
+            JsonNode r = call(req, ADMIN_TIMEOUT);
+            requireOk(r, "inspect");
+            return new PredicateInfo(r.path("found").asBoolean(), name, arity,
+                    PredicateType.fromWireName(r.path("type").asText("undefined")),
+                    r.path("exported").asBoolean(), r.path("clause_count").asInt(),
+                    texts(r.path("clauses")), texts(r.path("candidates")));
+        });
+    }
+
+    @Override
+    public String source() {
+        return locked(() -> {
+            JsonNode r = call(request("source"), ADMIN_TIMEOUT);
+            requireOk(r, "source");
+            return r.path("source").asText();
+        });
+    }
+
+    @Override
+    public ReplaceResult replacePredicate(String name, int arity, String text) {
+        checkIndicator(name, arity);
+        Objects.requireNonNull(text, "text");
+        return locked(() -> {
+            ObjectNode req = request("replace");
+            req.put("name", name);
+            req.put("arity", arity);
+            req.put("text", text);
+            req.put("time_limit", seconds(options.consultTimeLimit()));
+            JsonNode r = call(req, options.consultTimeLimit().plus(grace));
+            requireOk(r, "replace");
+            boolean replaced = r.path("replaced").asBoolean(false);
+            if (replaced) {
+                journal.add(req);
+            }
+            return new ReplaceResult(replaced, name + "/" + arity, diagnostics(r.path("messages")),
+                    replaced ? Optional.empty() : Optional.of(error(r.path("error"))));
+        });
+    }
+
+    @Override
+    public List<Diagnostic> messages(Severity minimum) {
+        Objects.requireNonNull(minimum, "minimum");
+        return locked(() -> {
+            ObjectNode req = request("messages");
+            req.put("min_severity", minimum.wireName());
+            JsonNode r = call(req, ADMIN_TIMEOUT);
+            requireOk(r, "messages");
+            return diagnostics(r.path("messages"));
+        });
+    }
+
+    @Override
+    public TestReport runTests(String testText) {
+        Objects.requireNonNull(testText, "testText");
+        return locked(() -> {
+            ObjectNode req = request("run_tests");
+            req.put("text", testText);
+            req.put("time_limit", seconds(options.consultTimeLimit()));
+            req.put("max_output", options.maxOutputChars());
+            JsonNode r;
+            try {
+                r = call(req, options.consultTimeLimit().plus(grace));
+            } catch (HarnessTimeoutException | HarnessCrashedException e) {
+                return new TestReport(0, 0, 0, 0, List.of(), List.of(),
+                        Optional.of(PrologError.of("session_crashed", "The Prolog serving this session stopped "
+                                + "while running tests (" + e.getMessage() + "); it is restored on the next call.")));
+            }
+            if (!testText.isBlank() && r.path("ok").asBoolean(false)) {
+                ObjectNode replay = req.deepCopy();
+                replay.put("run", false); // replay loads the units without running them
+                journal.add(replay);
+            }
+            return TestReplies.testReport(r);
+        });
+    }
+
+    @Override
+    public TraceRequest trace(String goalText) {
+        Objects.requireNonNull(goalText, "goalText");
+        return new TraceRequest(goalText, this::runTrace);
+    }
+
+    private TraceResult runTrace(TraceRequest t) {
+        return locked(() -> {
+            ObjectNode req = request("trace");
+            req.put("goal", t.goal());
+            req.put("max_depth", t.maxDepth());
+            req.put("max_nodes", t.maxNodes());
+            req.put("time_limit", seconds(t.timeLimit()));
+            req.put("stack_limit", options.stackLimitBytes());
+            try {
+                return TraceReplies.traceResult(call(req, t.timeLimit().plus(grace)));
+            } catch (HarnessTimeoutException e) {
+                return new TraceResult(Outcome.TIMEOUT, Optional.empty(), 0, false, Optional.empty());
+            } catch (HarnessCrashedException e) {
+                return new TraceResult(Outcome.ERROR, Optional.empty(), 0, false, Optional.of(PrologError.of(
+                        "session_crashed", "The Prolog serving this session died during the trace ("
+                                + e.getMessage() + "); it is restored on the next call.")));
+            }
+        });
+    }
+
+    @Override
     public GoalRequest goal(String goalText) {
-        java.util.Objects.requireNonNull(goalText, "goalText");
+        Objects.requireNonNull(goalText, "goalText");
         return new GoalRequest(goalText, this::runGoal);
     }
 
     private GoalResult runGoal(GoalRequest g) {
         return locked(() -> {
-            ObjectNode req = TermJson.mapper().createObjectNode();
-            req.put("op", "goal");
-            req.put("session", id);
+            ObjectNode req = request("goal");
             req.put("goal", g.goal());
             req.put("max_answers", g.maxAnswers());
             req.put("time_limit", seconds(g.timeLimit()));
@@ -220,8 +337,9 @@ public final class HarnessSession implements PrologSession {
         transport.close();
         HarnessTransport fresh = startTransport();
         try {
-            for (String text : journal) {
-                requireOk(fresh.call(consultRequest(text), options.consultTimeLimit().plus(grace)), "consult");
+            for (ObjectNode req : journal) {
+                requireOk(fresh.call(req.deepCopy(), options.consultTimeLimit().plus(grace)),
+                        req.path("op").asText());
             }
         } catch (RuntimeException e) {
             fresh.close();
@@ -231,10 +349,32 @@ public final class HarnessSession implements PrologSession {
         return fresh;
     }
 
-    private ObjectNode consultRequest(String text) {
+    private ObjectNode request(String op) {
         ObjectNode req = TermJson.mapper().createObjectNode();
-        req.put("op", "consult");
+        req.put("op", op);
         req.put("session", id);
+        return req;
+    }
+
+    private JsonNode call(ObjectNode req, Duration timeout) {
+        return liveTransport().call(req, timeout);
+    }
+
+    private static void checkIndicator(String name, int arity) {
+        Objects.requireNonNull(name, "name");
+        if (arity < 0) {
+            throw new IllegalArgumentException("arity must not be negative, was " + arity);
+        }
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private ObjectNode consultRequest(String text) {
+        ObjectNode req = request("consult");
         req.put("text", text);
         req.put("time_limit", seconds(options.consultTimeLimit()));
         req.put("max_output", options.maxOutputChars());

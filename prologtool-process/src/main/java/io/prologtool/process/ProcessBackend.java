@@ -124,12 +124,7 @@ public final class ProcessBackend implements PrologBackend {
         } catch (IllegalStateException ignored) {
             // the JVM is shutting down already
         }
-        try {
-            Files.deleteIfExists(harnessFile);
-            Files.deleteIfExists(workDir);
-        } catch (IOException ignored) {
-            // a leftover temp file is harmless
-        }
+        deleteTree(workDir);
     }
 
     private HarnessTransport spawn(SessionOptions options) {
@@ -168,6 +163,21 @@ public final class ProcessBackend implements PrologBackend {
             c.kill();
         }
         children.clear();
+    }
+
+    /** Deletes the work directory with whatever goals wrote there (children run in it). */
+    private static void deleteTree(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // best effort: a file still open elsewhere stays behind
+                }
+            });
+        } catch (IOException ignored) {
+            // already gone
+        }
     }
 
     static Optional<Path> findOnPath(String name) {

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,7 +35,8 @@ final class ProcessTransport implements HarnessTransport {
 
     private final Process process;
     private final Writer stdin;
-    private final AtomicLong nextId = new AtomicLong(1);
+    /** Request ids start at a random number, so that a goal cannot forge the reply to its own call. */
+    private final AtomicLong nextId = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 1L << 52));
     private final AtomicReference<Pending> pending = new AtomicReference<>();
     private final StringBuilder stderrTail = new StringBuilder();
     private volatile boolean closed;
@@ -141,7 +143,7 @@ final class ProcessTransport implements HarnessTransport {
             String line;
             while ((line = r.readLine()) != null) {
                 Pending p = pending.get();
-                if (p == null) {
+                if (p == null || line.isEmpty()) {
                     continue;
                 }
                 JsonNode reply;

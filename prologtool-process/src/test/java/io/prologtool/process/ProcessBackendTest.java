@@ -14,11 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -70,7 +70,7 @@ class ProcessBackendTest {
 
     /** Run in a child JVM without swipl on its PATH; the exit status says what build() did. */
     public static final class NoSwiplOnPath {
-        static final int UNAVAILABLE = 0;
+        static final int UNAVAILABLE = 10;
         static final int BUILT = 3;
         static final int OTHER = 4;
 
@@ -315,7 +315,11 @@ class ProcessBackendTest {
             backend.close();
         }
 
-        assertThat(workDir).doesNotExist();
+        try {
+            assertThat(workDir).doesNotExist();
+        } finally {
+            deleteTree(workDir); // do not leave the leftover behind when the assertion fails
+        }
     }
 
     // ---------------------------------------------------------------- concurrency
@@ -422,12 +426,18 @@ class ProcessBackendTest {
         return Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "cwd"));
     }
 
-    private static String quoted(String text) {
-        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
-    @SuppressWarnings("unused")
-    private static CompletableFuture<Void> unused() {
-        return null;
+    private static String quoted(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
     }
 }

@@ -1,0 +1,31 @@
+package io.prologtool;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The result of {@link PrologSession#runTests(String)}: plunit tallies and per-test results.
+ *
+ * @param passed   tests that passed
+ * @param failed   tests that failed
+ * @param skipped  tests that were blocked or skipped
+ * @param total    passed + failed + skipped
+ * @param results  one entry per test, in the order plunit ran them
+ * @param messages diagnostics from loading the test source
+ * @param error    why the tests could not run at all (for example a time limit); empty otherwise
+ */
+public record TestReport(int passed, int failed, int skipped, int total, List<TestCase> results,
+                         List<Diagnostic> messages, Optional<PrologError> error) {
+
+    public TestReport {
+        results = List.copyOf(results);
+        messages = List.copyOf(messages);
+        Objects.requireNonNull(error, "error");
+    }
+
+    /** True when tests ran and none failed. */
+    public boolean allPassed() {
+        return error.isEmpty() && failed == 0;
+    }
+}

@@ -1,0 +1,351 @@
+/*  Part of the prologtool harness (included by harness.pl, module
+    prologtool_harness): inspect_predicate, get_source, replace_predicate
+    and list_messages.
+*/
+
+                 /*******************************
+                 *            INSPECT           *
+                 *******************************/
+
+request(inspect, Req, Pairs) :-
+    existing_session(Req, M),
+    indicator(Req, Name, Arity),
+    functor(Head, Name, Arity),
+    (   user_predicate(M, Head)
+    ->  predicate_type(M:Head, Type),
+        ( predicate_property(M:Head, exported) -> Exported = true ; Exported = false ),
+        predicate_clauses(M, Head, Clauses),
+        length(Clauses, Count),
+        Pairs = [found= @(true), type=Type, exported= @(Exported),
+                 clause_count=Count, clauses=Clauses, candidates=[]]
+    ;   predicate_property(M:Head, defined)
+    ->  % a built-in or library predicate the session can call
+        predicate_type(M:Head, Type),
+        Pairs = [found= @(true), type=Type, exported= @(false),
+                 clause_count=0, clauses=[], candidates=[]]
+    ;   similar_predicates(M, Name, Arity, Candidates),
+        Pairs = [found= @(false), type=undefined, exported= @(false),
+                 clause_count=0, clauses=[], candidates=Candidates]
+    ).
+
+indicator(Req, Name, Arity) :-
+    must_have(name, Req, NameS),
+    must_have(arity, Req, Arity),
+    must_be(string, NameS),
+    must_be(nonneg, Arity),
+    atom_string(Name, NameS).
+
+%!  user_predicate(+Module, ?Head) is nondet.
+%
+%   Head is a predicate the session's own code defines: not imported,
+%   not one of the harness's helpers (names starting with $, the
+%   halt/0,1 guards).
+user_predicate(M, Head) :-
+    (   var(Head)
+    ->  current_predicate(M:Name/Arity),
+        functor(Head, Name, Arity)
+    ;   functor(Head, Name, Arity),
+        current_predicate(M:Name/Arity)
+    ),
+    \+ predicate_property(M:Head, imported_from(_)),
+    \+ sub_atom(Name, 0, _, _, $),
+    \+ harness_owned(M, Head).
+
+harness_owned(M, Head) :-
+    (   Head = halt
+    ;   Head = halt(_)
+    ),
+    predicate_property(M:Head, dynamic),
+    clause(M:Head, prologtool_harness:refuse_halt(_)),
+    !.
+
+predicate_type(MHead, Type) :-
+    (   predicate_property(MHead, (dynamic))
+    ->  Type = (dynamic)
+    ;   predicate_property(MHead, foreign)
+    ->  Type = foreign
+    ;   Type = static
+    ).
+
+predicate_clauses(M, Head, Texts) :-
+    findall(Text,
+            ( clause(M:Head, Body),
+              clause_text(M, Head, Body, Text) ),
+            Texts).
+
+clause_text(M, Head, Body, Text) :-
+    (   Body == true -> Clause = Head ; Clause = (Head :- Body) ),
+    with_output_to(string(Text0),
+                   portray_clause(current_output, Clause, [module(M)])),
+    split_string(Text0, "", "\n", [Text]).
+
+                 /*******************************
+                 *             SOURCE           *
+                 *******************************/
+
+%   The program rebuilt from the live clauses: the session's own
+%   operators, then dynamic and table declarations, then every
+%   predicate's clauses in the order the user first defined them.
+
+request(source, Req, [source=Source]) :-
+    existing_session(Req, M),
+    session_source(M, Source).
+
+session_source(M, Source) :-
+    findall(Key-Head,
+            ( user_predicate(M, Head),
+              \+ predicate_property(M:Head, foreign),
+              definition_key(M, Head, Key) ),
+            Keyed),
+    keysort(Keyed, Sorted),
+    pairs_values(Sorted, Heads),
+    findall(Op, local_op(M, Op), Ops),
+    findall(D, ( member(H, Heads), declaration_text(M, H, D) ), Decls),
+    findall(Block, ( member(H, Heads), clauses_block(M, H, Block) ), Blocks),
+    append([Ops, Decls], Header),
+    (   Header == []
+    ->  Parts = Blocks
+    ;   atomic_list_concat(Header, '\n', HeaderText),
+        Parts = [HeaderText|Blocks]
+    ),
+    atomic_list_concat(Parts, '\n\n', Text),
+    (   Text == '' -> Source = "" ; format(string(Source), "~w~n", [Text]) ).
+
+%   Predicates from loaded text sort by consult and line; those created
+%   by assert come last, by name.
+definition_key(M, Head, Key) :-
+    functor(Head, Name, Arity),
+    functor(Fresh, Name, Arity),
+    (   clause(M:Fresh, _, Ref),
+        clause_property(Ref, file(File)),
+        clause_property(Ref, line_count(Line)),
+        consult_number(File, N)
+    ->  Key = k(0, N, Line)
+    ;   Key = k(1, Name, Arity)
+    ).
+
+consult_number(File, N) :-
+    atomic_list_concat(Parts, '/', File),
+    last(Parts, Last),
+    atom_number(Last, N),
+    !.
+consult_number(_, 0).
+
+local_op(M, Text) :-
+    current_op(P, T, M:Op),
+    \+ current_op(P, T, system:Op),
+    format(string(Text), ":- op(~w, ~w, ~q).", [P, T, Op]).
+
+declaration_text(M, Head, Text) :-
+    functor(Head, Name, Arity),
+    (   predicate_property(M:Head, tabled)
+    ->  format(string(Text), ":- table ~q.", [Name/Arity])
+    ;   predicate_property(M:Head, dynamic)
+    ->  format(string(Text), ":- dynamic ~q.", [Name/Arity])
+    ).
+
+clauses_block(M, Head, Block) :-
+    predicate_clauses(M, Head, Texts),
+    Texts \== [],
+    atomic_list_concat(Texts, '\n', Block).
+
+                 /*******************************
+                 *            REPLACE           *
+                 *******************************/
+
+%   Replace every clause of Name/Arity by the clauses of a patch text,
+%   atomically. The patch is read and checked first; only a patch that
+%   compiles and defines nothing but the target (it may declare it
+%   dynamic) is loaded, after the old clauses are removed. Otherwise the
+%   session is left exactly as it was.
+
+request(replace, Req, Pairs) :-
+    existing_session(Req, M),
+    indicator(Req, Name, Arity),
+    must_have(text, Req, Text),
+    option_value(Req, time_limit, 30, TimeLimit),
+    read_patch(M, Text, Terms, ReadDiags),
+    format(string(PI), "~w/~w", [Name, Arity]),
+    (   member(D, ReadDiags), diagnostic_is_error(D)
+    ->  remember_messages(M, ReadDiags),
+        patch_refused(syntax_error,
+                      "The patch does not compile; the session is unchanged",
+                      PI, ReadDiags, Pairs)
+    ;   functor(Target, Name, Arity),
+        predicate_property(system:Target, defined),
+        \+ user_predicate(M, Target)
+    ->  format(string(Msg), "~w is a built-in predicate and cannot be replaced; \c
+                             the session is unchanged", [PI]),
+        patch_refused(permission_error, Msg, PI, ReadDiags, Pairs)
+    ;   patch_intruder(M, Name, Arity, Terms, Intruder)
+    ->  format(string(Msg),
+                "The patch must define only ~w, but it ~w; the session is unchanged",
+                [PI, Intruder]),
+        patch_refused(invalid_patch, Msg, PI, ReadDiags, Pairs)
+    ;   functor(Head, Name, Arity),
+        (   predicate_property(M:Head, dynamic),
+            \+ predicate_property(M:Head, imported_from(_))
+        ->  WasDynamic = true
+        ;   WasDynamic = false
+        ),
+        abolish_quietly(M, Name/Arity),
+        (   WasDynamic == true
+        ->  dynamic(M:Name/Arity)
+        ;   true
+        ),
+        consult_text(M, Text, _{time_limit:TimeLimit}, LoadPairs),
+        memberchk(messages=LoadDiags, LoadPairs),
+        Pairs = [replaced= @(true), predicate=PI, messages=LoadDiags]
+    ).
+
+patch_refused(Kind, Msg, PI, Diags, Pairs) :-
+    Pairs = [ replaced= @(false), predicate=PI, messages=Diags,
+              error=json([kind=Kind, message=Msg, prolog_term= @(null)]) ].
+
+diagnostic_is_error(json(Pairs)) :-
+    memberchk(severity=error, Pairs).
+
+%!  read_patch(+Module, +Text, -Terms, -Diagnostics) is det.
+%
+%   Read every term of Text with Module's operators, without running
+%   anything. Syntax errors and singletons become diagnostics with their
+%   line in Text.
+read_patch(M, Text, Terms, Diags) :-
+    retractall(collected(_)),
+    setup_call_cleanup(
+        open_string(Text, S),
+        read_patch_terms(S, M, Terms),
+        close(S)),
+    findall(D, retract(collected(D)), Diags).
+
+read_patch_terms(S, M, Terms) :-
+    stream_property(S, position(Start)),
+    catch(read_term(S, T, [ module(M), syntax_errors(error),
+                            singletons(Singles), term_position(Pos) ]),
+          E, true),
+    (   var(E)
+    ->  (   T == end_of_file
+        ->  Terms = []
+        ;   stream_position_data(line_count, Pos, Line),
+            singleton_diagnostics(Singles, T, Line),
+            Terms = [T|Rest],
+            read_patch_terms(S, M, Rest)
+        )
+    ;   E = error(syntax_error(What), Where)
+    ->  (   nonvar(Where),
+            Where = stream(_, Line, LinePos, _)
+        ->  Column is LinePos + 1
+        ;   Line = 0, Column = 0
+        ),
+        message_text(error(syntax_error(What), _), Msg),
+        add_diagnostic(error, syntax_error, Msg, Line, Column),
+        skip_after_error(S, Start),
+        read_patch_terms(S, M, Terms)
+    ;   throw(E)
+    ).
+
+%   After a syntax error SWI-Prolog has consumed the bad clause, up to its
+%   full stop; make sure we always move on.
+skip_after_error(S, Start) :-
+    stream_property(S, position(Now)),
+    (   Now == Start
+    ->  ( at_end_of_stream(S) -> true ; get_char(S, _) )
+    ;   true
+    ).
+
+singleton_diagnostics(Singles, Term, Line) :-
+    include([Name=_]>>(\+ sub_atom(Name, 0, _, _, '_')), Singles, Named),
+    (   Named == []
+    ->  true
+    ;   Term = (:- _)
+    ->  true
+    ;   pairs_keys_eq(Named, Names),
+        format(string(Msg), "Singleton variables: ~w", [Names]),
+        add_diagnostic(warning, singleton, Msg, Line, 0)
+    ).
+
+pairs_keys_eq([], []).
+pairs_keys_eq([K=_|T], [K|Ks]) :-
+    pairs_keys_eq(T, Ks).
+
+%!  patch_intruder(+M, +Name, +Arity, +Terms, -What) is semidet.
+%
+%   True when a term of the patch is something other than a clause of
+%   Name/Arity or its dynamic/discontiguous declaration; What says what.
+patch_intruder(M, Name, Arity, Terms, What) :-
+    member(Term, Terms),
+    patch_term_problem(M, Name, Arity, Term, What),
+    !.
+
+patch_term_problem(_, Name, Arity, (:- Directive), What) :-
+    !,
+    \+ ( patch_declaration(Directive, PIs),
+          forall(member(PI, PIs), PI == Name/Arity) ),
+    format(string(What), "contains the directive ~q", [(:- Directive)]).
+patch_term_problem(M, Name, Arity, Term, What) :-
+    catch(expand_term(Term, Expanded0), _, Expanded0 = Term),
+    (   is_list(Expanded0) -> Expanded = Expanded0 ; Expanded = [Expanded0] ),
+    member(C, Expanded),
+    C \= (:- _),                % declarations that expansion adds (DCG)
+    \+ clause_defines(M, C, Name, Arity),
+    clause_head_pi(C, Other),
+    format(string(What), "defines ~w", [Other]).
+
+clause_defines(M, Clause, Name, Arity) :-
+    clause_head_pi(Clause, PI),
+    (   PI == Name/Arity
+    ;   PI == M:Name/Arity
+    ).
+
+clause_head_pi(Clause, PI) :-
+    (   Clause = (Head :- _) -> true ; Head = Clause ),
+    (   var(Head)
+    ->  PI = 'a variable head'
+    ;   Head = Mod:H, callable(H)
+    ->  functor(H, N, A), PI = Mod:N/A
+    ;   callable(Head)
+    ->  functor(Head, N, A), PI = N/A
+    ;   PI = Head
+    ).
+
+patch_declaration(dynamic(Spec), PIs) :- pi_list(Spec, PIs).
+patch_declaration(discontiguous(Spec), PIs) :- pi_list(Spec, PIs).
+
+pi_list(Spec, _) :-
+    var(Spec),
+    !,
+    fail.
+pi_list((A, B), PIs) :-
+    !,
+    pi_list(A, P1),
+    pi_list(B, P2),
+    append(P1, P2, PIs).
+pi_list(List, PIs) :-
+    is_list(List),
+    !,
+    PIs = List.
+pi_list(PI, [PI]).
+
+                 /*******************************
+                 *           MESSAGES           *
+                 *******************************/
+
+request(messages, Req, [messages=Messages]) :-
+    existing_session(Req, M),
+    option_value(Req, min_severity, "info", MinS),
+    atom_string(Min, MinS),
+    (   severity_rank(Min, MinRank)
+    ->  true
+    ;   domain_error(severity, MinS)
+    ),
+    findall(D,
+            ( session_message(M, _, D),
+              D = json(Pairs),
+              memberchk(severity=S, Pairs),
+              severity_rank(S, Rank),
+              Rank >= MinRank ),
+            Messages).
+
+severity_rank(info, 0).
+severity_rank(warning, 1).
+severity_rank(error, 2).

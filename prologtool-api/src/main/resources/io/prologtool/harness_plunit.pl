@@ -1,0 +1,3 @@
+/*  Part of the prologtool harness (included by harness.pl, module
+    prologtool_harness): run_tests: plunit units of a session.
+*/

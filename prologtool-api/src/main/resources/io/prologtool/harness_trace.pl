@@ -1,0 +1,3 @@
+/*  Part of the prologtool harness (included by harness.pl, module
+    prologtool_harness): trace: proof trees from a meta-interpreter.
+*/
