@@ -48,6 +48,12 @@ public interface PrologSession extends AutoCloseable {
     PredicateInfo inspect(String name, int arity);
 
     /**
+     * Every predicate the session's own code defines, in the order it was defined, each with its type
+     * and clause count ({@link PredicateInfo#clauses()} is left empty here: use {@link #inspect}).
+     */
+    List<PredicateInfo> predicates();
+
+    /**
      * The session's program rebuilt from its live clauses (dynamic declarations, facts and rules),
      * as text that consults back to the same program. Reflects every consult and replacement.
      */

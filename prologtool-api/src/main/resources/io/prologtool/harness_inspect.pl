@@ -28,6 +28,20 @@ request(inspect, Req, Pairs) :-
                  clause_count=0, clauses=[], candidates=Candidates]
     ).
 
+%   Every predicate of the session, without clauses (consult_text's
+%   include_predicates).
+request(predicates, Req, [predicates=Descriptors]) :-
+    existing_session(Req, M),
+    session_heads(M, Heads),
+    maplist(predicate_descriptor(M), Heads, Descriptors).
+
+predicate_descriptor(M, Head, json([name=Name, arity=Arity, type=Type,
+                                    exported= @(Exported), clause_count=Count])) :-
+    functor(Head, Name, Arity),
+    predicate_type(M:Head, Type),
+    ( predicate_property(M:Head, exported) -> Exported = true ; Exported = false ),
+    ( predicate_property(M:Head, number_of_clauses(Count)) -> true ; Count = 0 ).
+
 indicator(Req, Name, Arity) :-
     must_have(name, Req, NameS),
     must_have(arity, Req, Arity),
@@ -92,13 +106,7 @@ request(source, Req, [source=Source]) :-
     session_source(M, Source).
 
 session_source(M, Source) :-
-    findall(Key-Head,
-            ( user_predicate(M, Head),
-              \+ predicate_property(M:Head, foreign),
-              definition_key(M, Head, Key) ),
-            Keyed),
-    keysort(Keyed, Sorted),
-    pairs_values(Sorted, Heads),
+    session_heads(M, Heads),
     findall(Op, local_op(M, Op), Ops),
     findall(D, ( member(H, Heads), declaration_text(M, H, D) ), Decls),
     findall(Block, ( member(H, Heads), clauses_block(M, H, Block) ), Blocks),
@@ -110,6 +118,18 @@ session_source(M, Source) :-
     ),
     atomic_list_concat(Parts, '\n\n', Text),
     (   Text == '' -> Source = "" ; format(string(Source), "~w~n", [Text]) ).
+
+%!  session_heads(+M, -Heads) is det.
+%
+%   The session's own predicates in the order the user defined them.
+session_heads(M, Heads) :-
+    findall(Key-Head,
+            ( user_predicate(M, Head),
+              \+ predicate_property(M:Head, foreign),
+              definition_key(M, Head, Key) ),
+            Keyed),
+    keysort(Keyed, Sorted),
+    pairs_values(Sorted, Heads).
 
 %   Predicates from loaded text sort by consult and line; those created
 %   by assert come last, by name.

@@ -153,6 +153,21 @@ public final class HarnessSession implements PrologSession {
     }
 
     @Override
+    public List<PredicateInfo> predicates() {
+        return locked(() -> {
+            JsonNode r = call(request("predicates"), ADMIN_TIMEOUT);
+            requireOk(r, "predicates");
+            List<PredicateInfo> out = new ArrayList<>();
+            for (JsonNode p : r.path("predicates")) {
+                out.add(new PredicateInfo(true, p.path("name").asText(), p.path("arity").asInt(),
+                        PredicateType.fromWireName(p.path("type").asText()), p.path("exported").asBoolean(),
+                        p.path("clause_count").asInt(), List.of(), List.of()));
+            }
+            return out;
+        });
+    }
+
+    @Override
     public String source() {
         return locked(() -> {
             JsonNode r = call(request("source"), ADMIN_TIMEOUT);

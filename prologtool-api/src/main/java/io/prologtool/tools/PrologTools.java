@@ -1,0 +1,573 @@
+package io.prologtool.tools;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.prologtool.Answer;
+import io.prologtool.ConsultResult;
+import io.prologtool.Diagnostic;
+import io.prologtool.GoalRequest;
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PredicateInfo;
+import io.prologtool.PrologBackend;
+import io.prologtool.PrologError;
+import io.prologtool.PrologSession;
+import io.prologtool.PrologToolException;
+import io.prologtool.ProofTree;
+import io.prologtool.ReplaceResult;
+import io.prologtool.SessionClosedException;
+import io.prologtool.Severity;
+import io.prologtool.TestCase;
+import io.prologtool.TestReport;
+import io.prologtool.TraceResult;
+import io.prologtool.json.TermJson;
+import io.prologtool.spi.HarnessCrashedException;
+import io.prologtool.spi.HarnessTimeoutException;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import static io.prologtool.tools.Param.Type.BOOLEAN;
+import static io.prologtool.tools.Param.Type.INTEGER;
+import static io.prologtool.tools.Param.Type.NUMBER;
+import static io.prologtool.tools.Param.Type.STRING;
+
+/**
+ * The JSON tool layer for agents: the nine tools of PrologMCP ({@code consult_text}, {@code run_goal},
+ * {@code inspect_predicate}, {@code get_source}, {@code replace_predicate}, {@code list_messages},
+ * {@code run_tests}, {@code trace_goal}, {@code close_session}) with the paper's names, argument
+ * names, defaults and response keys. Sessions are addressed by {@code load_id}.
+ *
+ * <pre>{@code
+ * try (PrologTools tools = PrologTools.over(backend)) {
+ *     String r = tools.call("consult_text", "{\"source_text\": \"p(1). p(2).\"}");
+ *     // {"ok":true,"load_id":"...","module_name":"m_...","dialect":"swi","messages":[]}
+ *     String g = tools.call("run_goal", "{\"load_id\": \"...\", \"goal\": \"p(X)\"}");
+ * }
+ * }</pre>
+ *
+ * <p>{@link #call} never throws: every failure — unknown tool, malformed JSON, a missing or mistyped
+ * argument, an unknown or closed {@code load_id}, a goal that raises — is a reply
+ * {@code {"ok": false, "error": {"kind", "message", "prolog_term"}}}. Thread-safe.
+ */
+public final class PrologTools implements AutoCloseable {
+
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final int CLOSED_IDS_REMEMBERED = 10_000;
+
+    private final PrologBackend backend;
+    private final Map<String, PrologSession> sessions = new ConcurrentHashMap<>();
+    /** Ids of sessions closed through this layer, so that a later call says "closed", not "unknown". */
+    private final Map<String, Boolean> closedIds = Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                    return size() > CLOSED_IDS_REMEMBERED;
+                }
+            });
+    private final Map<String, Tool> tools = new LinkedHashMap<>();
+
+    private record Tool(ToolSpec spec, List<Param> params, Function<Args, ObjectNode> handler) {
+    }
+
+    /** A call's arguments, read through their {@link Param}s. */
+    private record Args(Map<String, JsonNode> values) {
+        JsonNode get(String name) {
+            return values.get(name);
+        }
+
+        String text(String name) {
+            JsonNode v = values.get(name);
+            return v == null ? null : v.asText();
+        }
+
+        int integer(String name) {
+            JsonNode v = values.get(name);
+            long l = v.asLong();
+            if (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE) {
+                throw new ToolFailure("invalid_arguments", "argument '" + name + "' is out of range: " + l);
+            }
+            return (int) l;
+        }
+    }
+
+    private PrologTools(PrologBackend backend) {
+        this.backend = backend;
+        define();
+    }
+
+    /** A tool layer whose sessions are opened on {@code backend} (and closed by {@link #close()}). */
+    public static PrologTools over(PrologBackend backend) {
+        return new PrologTools(Objects.requireNonNull(backend, "backend"));
+    }
+
+    /** Every tool: name, description, JSON input schema; in a stable order. */
+    public List<ToolSpec> specs() {
+        return tools.values().stream().map(Tool::spec).toList();
+    }
+
+    /**
+     * Calls tool {@code name} with its arguments as a JSON object text; returns the reply as JSON
+     * text. Never throws.
+     */
+    public String call(String name, String argumentsJson) {
+        JsonNode args;
+        try {
+            args = argumentsJson == null || argumentsJson.isBlank()
+                    ? F.objectNode() : TermJson.mapper().readTree(argumentsJson);
+        } catch (JsonProcessingException | RuntimeException | StackOverflowError e) {
+            return failure("malformed_json", "the arguments are not valid JSON: " + firstLine(e.getMessage()))
+                    .toString();
+        }
+        return call(name, args).toString();
+    }
+
+    /** Like {@link #call(String, String)}, with the arguments as a JSON tree. Never throws. */
+    public ObjectNode call(String name, JsonNode arguments) {
+        try {
+            Tool tool = tools.get(name);
+            if (tool == null) {
+                return failure("unknown_tool", "there is no tool '" + name + "'; the tools are " + tools.keySet());
+            }
+            if (arguments == null || arguments.isNull()) {
+                arguments = F.objectNode();
+            }
+            if (!arguments.isObject()) {
+                return failure("invalid_arguments", "the arguments must be a JSON object, got "
+                        + arguments.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            Map<String, JsonNode> values = new LinkedHashMap<>();
+            for (Param p : tool.params()) {
+                JsonNode v = p.read(arguments);
+                if (v != null) {
+                    values.put(p.name(), v);
+                }
+            }
+            return tool.handler().apply(new Args(values));
+        } catch (ToolFailure f) {
+            return failure(f.kind, f.getMessage());
+        } catch (SessionClosedException e) {
+            return failure("session_closed", e.getMessage());
+        } catch (IllegalArgumentException e) {
+            return failure("invalid_arguments", e.getMessage());
+        } catch (HarnessCrashedException e) {
+            return failure("session_crashed", e.getMessage());
+        } catch (HarnessTimeoutException e) {
+            return failure("timeout", e.getMessage());
+        } catch (PrologToolException e) {
+            return failure("internal_error", e.getMessage());
+        } catch (RuntimeException | StackOverflowError e) {
+            return failure("internal_error", e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    /** Number of sessions open through this layer. */
+    public int openSessions() {
+        return sessions.size();
+    }
+
+    /** Closes every session this layer opened. The backend stays open. */
+    @Override
+    public void close() {
+        for (String id : List.copyOf(sessions.keySet())) {
+            PrologSession s = sessions.remove(id);
+            if (s != null) {
+                s.close();
+                closedIds.put(id, Boolean.TRUE);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the tools
+
+    private void define() {
+        Param loadId = Param.required("load_id", STRING, "The session id returned by consult_text.");
+        Param goal = Param.required("goal", STRING,
+                "A Prolog goal, e.g. \"ancestor(tom, X)\"; one term, the final full stop is optional.");
+
+        tool("consult_text",
+                "Load Prolog source into a new session. Returns a load_id used by all other tools. "
+                        + "Compile-time problems come back in messages (with lines); the session is created "
+                        + "anyway so that it can be inspected and repaired.",
+                List.of(Param.required("source_text", STRING, "The Prolog program text."),
+                        Param.withDefault("dialect", STRING, F.textNode("swi"), "Prolog dialect.").oneOf("swi"),
+                        Param.optional("module_name", STRING, "Accepted for compatibility: the session's code "
+                                + "always lives in its own module, which the reply's module_name names."),
+                        Param.withDefault("include_predicates", BOOLEAN, F.booleanNode(false),
+                                "Also list the predicates the source defined.")),
+                this::consultText);
+
+        tool("run_goal",
+                "Execute a goal in an existing session. Returns outcome (success, failure, timeout, "
+                        + "depth_exceeded, inference_limit), typed answers, count, captured output and whether "
+                        + "more answers existed (truncated). A goal that raises is an error with its ISO kind.",
+                List.of(loadId, goal,
+                        Param.withDefault("max_answers", INTEGER, F.numberNode(10), "Most answers to return."),
+                        Param.withDefault("time_limit", NUMBER, F.numberNode(30.0), "Seconds."),
+                        Param.withDefault("max_depth", INTEGER, F.numberNode(1_000_000), "Depth limit."),
+                        Param.withDefault("allow_side_effects", BOOLEAN, F.booleanNode(true),
+                                "false: refuse goals that could have side effects (sandbox check)."),
+                        Param.optional("max_inferences", INTEGER,
+                                "Extension: inference limit for the whole search.")),
+                this::runGoal);
+
+        tool("inspect_predicate",
+                "Return the live definition of a predicate: found, type (static, dynamic, foreign, "
+                        + "undefined), exported, clause_count, clauses; on a miss, candidates with similar names.",
+                List.of(loadId, Param.required("name", STRING, "Predicate name."),
+                        Param.required("arity", INTEGER, "Predicate arity.")),
+                this::inspectPredicate);
+
+        tool("get_source",
+                "Return the session's current program, rebuilt from its live clauses; reflects every "
+                        + "replacement since it was loaded.",
+                List.of(loadId),
+                this::getSource);
+
+        tool("replace_predicate",
+                "Replace every clause of one predicate. source_text must define only name/arity; if it "
+                        + "does not compile or defines anything else, the session is left unchanged.",
+                List.of(loadId, Param.required("name", STRING, "Predicate name."),
+                        Param.required("arity", INTEGER, "Predicate arity."),
+                        Param.required("source_text", STRING, "The new clauses.")),
+                this::replacePredicate);
+
+        tool("list_messages",
+                "Return the diagnostics gathered in the session across all calls, at min_severity or above.",
+                List.of(loadId, Param.withDefault("min_severity", STRING, F.textNode("info"), "Lowest severity.")
+                        .oneOf("info", "warning", "error")),
+                this::listMessages);
+
+        tool("run_tests",
+                "Run plunit tests in the session, optionally loading test source first. Returns passed, "
+                        + "failed, skipped and total counts and per-test results.",
+                List.of(loadId, Param.optional("test_source_text", STRING, "plunit units to load first.")),
+                this::runTests);
+
+        tool("trace_goal",
+                "Trace a goal with a depth-bounded meta-interpreter. Returns a proof tree (goal, rule, "
+                        + "kind, children), its node_count, whether it was truncated, and the outcome.",
+                List.of(loadId, goal,
+                        Param.withDefault("max_depth", INTEGER, F.numberNode(10), "Deepest tree level."),
+                        Param.withDefault("max_nodes", INTEGER, F.numberNode(200), "Most tree nodes.")),
+                this::traceGoal);
+
+        tool("close_session",
+                "Terminate a session and release its resources.",
+                List.of(loadId),
+                this::closeSession);
+    }
+
+    private void tool(String name, String description, List<Param> params, Function<Args, ObjectNode> handler) {
+        ObjectNode schema = F.objectNode();
+        schema.put("type", "object");
+        ObjectNode props = schema.putObject("properties");
+        ArrayNode required = F.arrayNode();
+        for (Param p : params) {
+            props.set(p.name(), p.schema());
+            if (p.required()) {
+                required.add(p.name());
+            }
+        }
+        schema.set("required", required);
+        tools.put(name, new Tool(new ToolSpec(name, description, schema), params, handler));
+    }
+
+    private ObjectNode consultText(Args a) {
+        PrologSession s = backend.open();
+        sessions.put(s.id(), s);
+        ConsultResult c;
+        try {
+            c = s.consult(a.text("source_text"));
+        } catch (RuntimeException e) {
+            sessions.remove(s.id());
+            s.close();
+            throw e;
+        }
+        ObjectNode r = ok();
+        r.put("load_id", s.id());
+        r.put("module_name", s.moduleName());
+        r.put("dialect", "swi");
+        r.set("messages", diagnostics(c.messages()));
+        if (!c.output().isEmpty()) {
+            r.put("output", c.output());
+        }
+        if (a.get("include_predicates").asBoolean()) {
+            ArrayNode ps = r.putArray("predicates");
+            for (PredicateInfo p : s.predicates()) {
+                ObjectNode d = ps.addObject();
+                d.put("name", p.name());
+                d.put("arity", p.arity());
+                d.put("type", p.type().wireName());
+                d.put("exported", p.exported());
+                d.put("clause_count", p.clauseCount());
+            }
+        }
+        return r;
+    }
+
+    private ObjectNode runGoal(Args a) {
+        PrologSession s = session(a);
+        double seconds = a.get("time_limit").asDouble();
+        if (!(seconds > 0) || seconds > 86_400) {
+            throw new ToolFailure("invalid_arguments", "time_limit must be between 0 and 86400 seconds, got " + seconds);
+        }
+        GoalRequest g = s.goal(a.text("goal"))
+                .maxAnswers(a.integer("max_answers"))
+                .timeLimit(Duration.ofNanos((long) (seconds * 1e9)))
+                .maxDepth(a.get("max_depth").asLong())
+                .allowSideEffects(a.get("allow_side_effects").asBoolean());
+        if (a.get("max_inferences") != null) {
+            g.maxInferences(a.get("max_inferences").asLong());
+        }
+        GoalResult res = g.run();
+        ArrayNode answers = F.arrayNode();
+        for (Answer ans : res.answers()) {
+            ObjectNode o = answers.addObject();
+            ans.asMap().forEach((k, v) -> o.set(k, TermJson.encode(v)));
+        }
+        if (res.outcome() == Outcome.ERROR) {
+            ObjectNode f = failure(res.error().orElseThrow());
+            // the answers found before the error, for the agent's benefit
+            f.set("answers", answers);
+            f.put("output", res.output());
+            return f;
+        }
+        ObjectNode r = ok();
+        r.put("outcome", res.outcome().wireName());
+        r.set("answers", answers);
+        r.put("count", res.answers().size());
+        r.put("output", res.output());
+        r.put("truncated", res.truncated());
+        r.put("depth_exceeded", res.depthExceeded());
+        if (res.outputTruncated()) {
+            r.put("output_truncated", true);
+        }
+        return r;
+    }
+
+    private ObjectNode inspectPredicate(Args a) {
+        PredicateInfo p = session(a).inspect(a.text("name"), nonNegative(a, "arity"));
+        ObjectNode r = ok();
+        r.put("found", p.found());
+        r.put("type", p.type().wireName());
+        r.put("exported", p.exported());
+        r.put("clause_count", p.clauseCount());
+        r.set("clauses", strings(p.clauses()));
+        if (!p.found()) {
+            r.set("candidates", strings(p.candidates()));
+        }
+        return r;
+    }
+
+    private ObjectNode getSource(Args a) {
+        ObjectNode r = ok();
+        r.put("source", session(a).source());
+        return r;
+    }
+
+    private ObjectNode replacePredicate(Args a) {
+        ReplaceResult rr = session(a).replacePredicate(a.text("name"), nonNegative(a, "arity"),
+                a.text("source_text"));
+        if (!rr.replaced()) {
+            ObjectNode f = failure(rr.error().orElseThrow());
+            f.put("predicate", rr.predicate());
+            f.set("messages", diagnostics(rr.messages()));
+            return f;
+        }
+        ObjectNode r = ok();
+        r.put("predicate", rr.predicate());
+        r.set("messages", diagnostics(rr.messages()));
+        return r;
+    }
+
+    private ObjectNode listMessages(Args a) {
+        ObjectNode r = ok();
+        r.set("messages", diagnostics(session(a).messages(Severity.fromWireName(a.text("min_severity")))));
+        return r;
+    }
+
+    private ObjectNode runTests(Args a) {
+        String text = a.text("test_source_text");
+        TestReport t = session(a).runTests(text == null ? "" : text);
+        if (t.error().isPresent()) {
+            ObjectNode f = failure(t.error().get());
+            f.set("messages", diagnostics(t.messages()));
+            return f;
+        }
+        ObjectNode r = ok();
+        r.put("passed", t.passed());
+        r.put("failed", t.failed());
+        r.put("skipped", t.skipped());
+        r.put("total", t.total());
+        ArrayNode results = r.putArray("results");
+        for (TestCase c : t.results()) {
+            ObjectNode o = results.addObject();
+            o.put("unit", c.unit());
+            o.put("name", c.name());
+            o.put("status", c.status().wireName());
+            o.put("message", c.message());
+            if (c.line() > 0) {
+                o.put("line", c.line());
+            } else {
+                o.putNull("line");
+            }
+        }
+        r.set("messages", diagnostics(t.messages()));
+        return r;
+    }
+
+    private ObjectNode traceGoal(Args a) {
+        TraceResult t = session(a).trace(a.text("goal"))
+                .maxDepth(positive(a, "max_depth"))
+                .maxNodes(positive(a, "max_nodes"))
+                .run();
+        if (t.outcome() == Outcome.ERROR) {
+            ObjectNode f = failure(t.error().orElseThrow());
+            t.tree().ifPresent(tree -> f.set("tree", tree(tree)));
+            return f;
+        }
+        ObjectNode r = ok();
+        if (t.tree().isPresent()) {
+            r.set("tree", tree(t.tree().get()));
+        } else {
+            r.putNull("tree");
+        }
+        r.put("node_count", t.nodeCount());
+        r.put("truncated", t.truncated());
+        r.put("outcome", t.outcome().wireName());
+        return r;
+    }
+
+    private ObjectNode closeSession(Args a) {
+        String id = a.text("load_id");
+        PrologSession s = sessions.remove(id);
+        if (s == null) {
+            throw sessionClosed(id);
+        }
+        s.close();
+        closedIds.put(id, Boolean.TRUE);
+        ObjectNode r = ok();
+        r.put("closed", true);
+        return r;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private PrologSession session(Args a) {
+        String id = a.text("load_id");
+        PrologSession s = sessions.get(id);
+        if (s == null || !s.isOpen()) {
+            if (s != null) {
+                sessions.remove(id, s);
+                closedIds.put(id, Boolean.TRUE);
+            }
+            throw sessionClosed(id);
+        }
+        return s;
+    }
+
+    private ToolFailure sessionClosed(String id) {
+        boolean closed = closedIds.containsKey(id);
+        return new ToolFailure("session_closed", "session_closed: " + (closed ? "closed" : "unknown")
+                + ": no open session has load_id '" + id + "'"
+                + (closed ? "; it was closed" : "; consult_text opens one"));
+    }
+
+    private static int nonNegative(Args a, String name) {
+        int v = a.integer(name);
+        if (v < 0) {
+            throw new ToolFailure("invalid_arguments", "argument '" + name + "' must not be negative, got " + v);
+        }
+        return v;
+    }
+
+    private static int positive(Args a, String name) {
+        int v = a.integer(name);
+        if (v < 1) {
+            throw new ToolFailure("invalid_arguments", "argument '" + name + "' must be at least 1, got " + v);
+        }
+        return v;
+    }
+
+    private static ObjectNode ok() {
+        ObjectNode r = F.objectNode();
+        r.put("ok", true);
+        return r;
+    }
+
+    private static ObjectNode failure(String kind, String message) {
+        ObjectNode r = F.objectNode();
+        r.put("ok", false);
+        ObjectNode e = r.putObject("error");
+        e.put("kind", kind);
+        e.put("message", message == null ? kind : message);
+        e.putNull("prolog_term");
+        return r;
+    }
+
+    private static ObjectNode failure(PrologError err) {
+        ObjectNode r = failure(err.kind(), err.message());
+        ObjectNode e = (ObjectNode) r.get("error");
+        err.prologTerm().ifPresent(t -> e.put("prolog_term", t));
+        if (!err.candidates().isEmpty()) {
+            e.set("candidates", strings(err.candidates()));
+        }
+        return r;
+    }
+
+    static ArrayNode diagnostics(List<Diagnostic> ds) {
+        ArrayNode a = F.arrayNode();
+        for (Diagnostic d : ds) {
+            ObjectNode o = a.addObject();
+            o.put("severity", d.severity().wireName());
+            o.put("kind", d.kind());
+            o.put("message", d.message());
+            if (d.line() > 0) {
+                o.put("line", d.line());
+            } else {
+                o.putNull("line");
+            }
+            if (d.column() > 0) {
+                o.put("column", d.column());
+            }
+        }
+        return a;
+    }
+
+    private static ObjectNode tree(ProofTree t) {
+        ObjectNode o = F.objectNode();
+        o.put("goal", t.goal());
+        o.put("rule", t.rule());
+        o.put("kind", t.kind());
+        if (t.line() > 0) {
+            o.put("line", t.line());
+        }
+        ArrayNode children = o.putArray("children");
+        t.children().forEach(c -> children.add(tree(c)));
+        return o;
+    }
+
+    private static ArrayNode strings(List<String> values) {
+        ArrayNode a = F.arrayNode();
+        values.forEach(a::add);
+        return a;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

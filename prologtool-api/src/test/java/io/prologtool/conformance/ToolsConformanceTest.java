@@ -1,0 +1,277 @@
+package io.prologtool.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.prologtool.json.TermJson;
+import io.prologtool.tools.PrologTools;
+import io.prologtool.tools.ToolSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The PrologMCP tool surface, driven through {@link PrologTools#call(String, String)} with JSON only. */
+public abstract class ToolsConformanceTest extends BackendFixture {
+
+    private PrologTools tools;
+
+    @BeforeEach
+    void openTools() {
+        tools = PrologTools.over(backend);
+    }
+
+    @AfterEach
+    void closeTools() {
+        tools.close();
+    }
+
+    private JsonNode call(String tool, String json) {
+        String reply = tools.call(tool, json);
+        try {
+            JsonNode r = TermJson.mapper().readTree(reply);
+            assertThat(r.has("ok")).as("reply of %s has ok: %s", tool, reply).isTrue();
+            if (!r.get("ok").asBoolean()) {
+                JsonNode e = r.get("error");
+                assertThat(e).as(reply).isNotNull();
+                assertThat(e.has("kind") && e.has("message") && e.has("prolog_term")).as(reply).isTrue();
+            }
+            return r;
+        } catch (Exception e) {
+            throw new AssertionError("not JSON: " + reply, e);
+        }
+    }
+
+    private static String json(String single) {
+        return single.replace('\'', '"');
+    }
+
+    private String consult(String source) {
+        JsonNode r = call("consult_text", TermJson.mapper().createObjectNode().put("source_text", source).toString());
+        assertThat(r.get("ok").asBoolean()).as(r.toString()).isTrue();
+        return r.get("load_id").asText();
+    }
+
+    private JsonNode callWith(String tool, Map<String, Object> args) {
+        return call(tool, TermJson.mapper().valueToTree(args).toString());
+    }
+
+    @Test
+    void specsNameTheNineToolsWithThePapersArguments() {
+        List<ToolSpec> specs = tools.specs();
+        assertThat(specs).extracting(ToolSpec::name).containsExactly("consult_text", "run_goal",
+                "inspect_predicate", "get_source", "replace_predicate", "list_messages", "run_tests",
+                "trace_goal", "close_session");
+        ToolSpec runGoal = specs.get(1);
+        JsonNode props = runGoal.inputSchema().get("properties");
+        assertThat(props.get("max_answers").get("default").asInt()).isEqualTo(10);
+        assertThat(props.get("time_limit").get("default").asDouble()).isEqualTo(30.0);
+        assertThat(props.get("max_depth").get("default").asInt()).isEqualTo(1_000_000);
+        assertThat(props.get("allow_side_effects").get("default").asBoolean()).isTrue();
+        assertThat(runGoal.inputSchema().get("required")).extracting(JsonNode::asText)
+                .containsExactly("load_id", "goal");
+        JsonNode consult = specs.get(0).inputSchema();
+        assertThat(consult.get("required")).extracting(JsonNode::asText).containsExactly("source_text");
+        assertThat(consult.get("properties").get("dialect").get("enum")).extracting(JsonNode::asText)
+                .containsExactly("swi");
+        JsonNode trace = specs.get(7).inputSchema().get("properties");
+        assertThat(trace.get("max_depth").get("default").asInt()).isEqualTo(10);
+        assertThat(trace.get("max_nodes").get("default").asInt()).isEqualTo(200);
+        assertThat(specs.get(5).inputSchema().get("properties").get("min_severity").get("default").asText())
+                .isEqualTo("info");
+    }
+
+    @Test
+    void consultTextOpensASessionAndReportsDiagnostics() {
+        JsonNode r = call("consult_text", json("{'source_text': 'p(1).\\nq(X) :- r.\\nbad :- (.\\n', "
+                + "'include_predicates': true}"));
+        assertThat(r.get("ok").asBoolean()).isTrue();
+        assertThat(r.get("load_id").asText()).isNotBlank();
+        assertThat(r.get("module_name").asText()).isEqualTo("m_" + r.get("load_id").asText());
+        assertThat(r.get("dialect").asText()).isEqualTo("swi");
+        assertThat(r.get("messages")).extracting(m -> m.get("kind").asText())
+                .containsExactly("singleton", "syntax_error");
+        assertThat(r.get("messages").get(1).get("line").asInt()).isEqualTo(3);
+        assertThat(r.get("messages").get(1).get("severity").asText()).isEqualTo("error");
+        assertThat(r.get("predicates")).extracting(p -> p.get("name").asText() + "/" + p.get("arity").asInt())
+                .containsExactly("p/1", "q/1");
+    }
+
+    @Test
+    void runGoalReturnsTypedAnswersInQueryOrder() {
+        String id = consult("parent(tom, bob).\nparent(bob, ann).\n");
+        JsonNode r = callWith("run_goal", Map.of("load_id", id, "goal", "parent(P, C), S = \"s\", N is 2**70"));
+        assertThat(r.get("ok").asBoolean()).isTrue();
+        assertThat(r.get("outcome").asText()).isEqualTo("success");
+        assertThat(r.get("count").asInt()).isEqualTo(2);
+        assertThat(r.get("truncated").asBoolean()).isFalse();
+        assertThat(r.get("depth_exceeded").asBoolean()).isFalse();
+        JsonNode first = r.get("answers").get(0);
+        assertThat(first.fieldNames()).toIterable().containsExactly("P", "C", "S", "N");
+        assertThat(first.get("P").toString()).isEqualTo("{\"type\":\"atom\",\"value\":\"tom\"}");
+        assertThat(first.get("S").toString()).isEqualTo("{\"type\":\"string\",\"value\":\"s\"}");
+        assertThat(first.get("N").get("value").bigIntegerValue().toString()).isEqualTo("1180591620717411303424");
+    }
+
+    @Test
+    void runGoalBoundsAreOutcomesAndErrorsAreFailureReplies() {
+        String id = consult("p(1).\n");
+        JsonNode many = callWith("run_goal", Map.of("load_id", id, "goal", "between(1, inf, X)", "max_answers", 2));
+        assertThat(many.get("truncated").asBoolean()).isTrue();
+        assertThat(many.get("count").asInt()).isEqualTo(2);
+        JsonNode slow = callWith("run_goal", Map.of("load_id", id, "goal", "repeat, fail", "time_limit", 0.3));
+        assertThat(slow.get("ok").asBoolean()).isTrue();
+        assertThat(slow.get("outcome").asText()).isEqualTo("timeout");
+        JsonNode deep = callWith("run_goal", Map.of("load_id", id, "goal", "length(L, N), N > 100", "max_depth", 50));
+        assertThat(deep.get("outcome").asText()).isEqualTo("depth_exceeded");
+        assertThat(deep.get("depth_exceeded").asBoolean()).isTrue();
+        JsonNode err = callWith("run_goal", Map.of("load_id", id, "goal", "X is foo + 1"));
+        assertThat(err.get("ok").asBoolean()).isFalse();
+        assertThat(err.get("error").get("kind").asText()).isEqualTo("type_error");
+        assertThat(err.get("error").get("prolog_term").asText()).contains("type_error");
+        JsonNode thrown = callWith("run_goal", Map.of("load_id", id, "goal", "throw(oops)"));
+        assertThat(thrown.get("error").get("kind").asText()).isEqualTo("execution_exception");
+        JsonNode unsafe = callWith("run_goal", Map.of("load_id", id, "goal", "shell(ls)", "allow_side_effects", false));
+        assertThat(unsafe.get("error").get("kind").asText()).isEqualTo("sandbox_violation");
+    }
+
+    @Test
+    void inspectPredicateFindsAndSuggests() {
+        String id = consult("parent(tom, bob).\nancestor(X, Y) :- parent(X, Y).\n");
+        JsonNode hit = callWith("inspect_predicate", Map.of("load_id", id, "name", "ancestor", "arity", 2));
+        assertThat(hit.get("found").asBoolean()).isTrue();
+        assertThat(hit.get("type").asText()).isEqualTo("static");
+        assertThat(hit.get("exported").asBoolean()).isFalse();
+        assertThat(hit.get("clause_count").asInt()).isEqualTo(1);
+        assertThat(hit.get("clauses").get(0).asText()).isEqualTo("ancestor(A, B) :-\n    parent(A, B).");
+        JsonNode miss = callWith("inspect_predicate", Map.of("load_id", id, "name", "ancestr", "arity", 2));
+        assertThat(miss.get("found").asBoolean()).isFalse();
+        assertThat(miss.get("type").asText()).isEqualTo("undefined");
+        assertThat(miss.get("candidates").get(0).asText()).isEqualTo("ancestor/2");
+        JsonNode unknownPred = callWith("run_goal", Map.of("load_id", id, "goal", "ancestr(tom, X)"));
+        assertThat(unknownPred.get("error").get("kind").asText()).isEqualTo("existence_error");
+        assertThat(unknownPred.get("error").get("candidates").get(0).asText()).isEqualTo("ancestor/2");
+    }
+
+    @Test
+    void replacePredicateIsAtomicAndGetSourceReflectsIt() {
+        String id = consult("parent(tom, bob).\nancestor(X, Y) :- parent(X, Y).\n");
+        String before = callWith("get_source", Map.of("load_id", id)).get("source").asText();
+        JsonNode bad = callWith("replace_predicate", Map.of("load_id", id, "name", "ancestor", "arity", 2,
+                "source_text", "ancestor(X, Y) :- parent(X, Y.\n"));
+        assertThat(bad.get("ok").asBoolean()).isFalse();
+        assertThat(bad.get("error").get("kind").asText()).isEqualTo("syntax_error");
+        JsonNode other = callWith("replace_predicate", Map.of("load_id", id, "name", "ancestor", "arity", 2,
+                "source_text", "ancestor(X, Y) :- parent(X, Y).\nextra(1).\n"));
+        assertThat(other.get("error").get("kind").asText()).isEqualTo("invalid_patch");
+        assertThat(callWith("get_source", Map.of("load_id", id)).get("source").asText()).isEqualTo(before);
+        JsonNode good = callWith("replace_predicate", Map.of("load_id", id, "name", "ancestor", "arity", 2,
+                "source_text", "ancestor(X, Y) :- parent(Y, X).\n"));
+        assertThat(good.get("ok").asBoolean()).isTrue();
+        assertThat(good.get("predicate").asText()).isEqualTo("ancestor/2");
+        assertThat(good.get("messages")).isEmpty();
+        assertThat(callWith("get_source", Map.of("load_id", id)).get("source").asText())
+                .contains("parent(B, A)").doesNotContain("parent(A, B).");
+        JsonNode r = callWith("run_goal", Map.of("load_id", id, "goal", "ancestor(bob, X)"));
+        assertThat(r.get("answers").get(0).get("X").get("value").asText()).isEqualTo("tom");
+    }
+
+    @Test
+    void listMessagesAccumulatesAndFilters() {
+        String id = consult("q(X) :- r.\n");
+        callWith("replace_predicate", Map.of("load_id", id, "name", "q", "arity", 1, "source_text", "q(1) :- ."));
+        JsonNode all = callWith("list_messages", Map.of("load_id", id));
+        assertThat(all.get("messages")).extracting(m -> m.get("kind").asText())
+                .containsExactly("singleton", "syntax_error");
+        JsonNode errors = callWith("list_messages", Map.of("load_id", id, "min_severity", "error"));
+        assertThat(errors.get("messages")).hasSize(1);
+    }
+
+    @Test
+    void runTestsReportsTalliesAndResults() {
+        String id = consult("double(X, Y) :- Y is X * 2.\n");
+        String tests = """
+                :- begin_tests(arith).
+                test(one) :- double(1, 2).
+                test(two) :- double(2, 4).
+                test(three, [true(Y =:= 6)]) :- double(3, Y).
+                test(wrong) :- double(2, 5).
+                test(wrong_value, [true(Y =:= 7)]) :- double(3, Y).
+                :- end_tests(arith).
+                """;
+        JsonNode r = callWith("run_tests", Map.of("load_id", id, "test_source_text", tests));
+        assertThat(r.get("ok").asBoolean()).as(r.toString()).isTrue();
+        assertThat(r.get("passed").asInt()).isEqualTo(3);
+        assertThat(r.get("failed").asInt()).isEqualTo(2);
+        assertThat(r.get("skipped").asInt()).isZero();
+        assertThat(r.get("total").asInt()).isEqualTo(5);
+        assertThat(r.get("results")).hasSize(5).allSatisfy(t -> {
+            assertThat(t.get("unit").asText()).isEqualTo("arith");
+            assertThat(t.get("status").asText()).isIn("passed", "failed");
+        });
+    }
+
+    @Test
+    void traceGoalReturnsAProofTree() {
+        String id = consult("parent(a, b).\nparent(b, c).\nparent(c, d).\n"
+                + "ancestor(X, Y) :- parent(X, Y).\nancestor(X, Y) :- parent(X, Z), ancestor(Z, Y).\n");
+        JsonNode r = callWith("trace_goal", Map.of("load_id", id, "goal", "ancestor(a, d)"));
+        assertThat(r.get("ok").asBoolean()).as(r.toString()).isTrue();
+        assertThat(r.get("outcome").asText()).isEqualTo("success");
+        assertThat(r.get("node_count").asInt()).isGreaterThan(3);
+        assertThat(r.get("truncated").asBoolean()).isFalse();
+        JsonNode tree = r.get("tree");
+        assertThat(tree.get("goal").asText()).isEqualTo("ancestor(a,d)");
+        assertThat(tree.has("rule") && tree.has("kind") && tree.has("children")).isTrue();
+    }
+
+    @Test
+    void closeSessionClosesAndLaterCallsSayClosed() {
+        String id = consult("p(1).\n");
+        JsonNode r = callWith("close_session", Map.of("load_id", id));
+        assertThat(r.get("ok").asBoolean()).isTrue();
+        assertThat(r.get("closed").asBoolean()).isTrue();
+        JsonNode after = callWith("run_goal", Map.of("load_id", id, "goal", "p(X)"));
+        assertThat(after.get("ok").asBoolean()).isFalse();
+        assertThat(after.get("error").get("kind").asText()).isEqualTo("session_closed");
+        assertThat(after.get("error").get("message").asText()).contains("closed");
+        JsonNode again = callWith("close_session", Map.of("load_id", id));
+        assertThat(again.get("error").get("kind").asText()).isEqualTo("session_closed");
+        JsonNode unknown = callWith("get_source", Map.of("load_id", "nosuchsession"));
+        assertThat(unknown.get("error").get("kind").asText()).isEqualTo("session_closed");
+        assertThat(unknown.get("error").get("message").asText()).contains("unknown");
+        assertThat(tools.openSessions()).isZero();
+    }
+
+    @Test
+    void everyBadCallIsAFailureReplyNeverAnException() {
+        String id = consult("p(1).\n");
+        assertThat(call("no_such_tool", "{}").get("error").get("kind").asText()).isEqualTo("unknown_tool");
+        assertThat(call("run_goal", "{not json").get("error").get("kind").asText()).isEqualTo("malformed_json");
+        assertThat(call("run_goal", "[1, 2]").get("error").get("kind").asText()).isEqualTo("invalid_arguments");
+        assertThat(call("run_goal", "{\"load_id\": \"" + id + "\"}").get("error").get("message").asText())
+                .contains("goal");
+        assertThat(call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": 42}").get("error").get("kind").asText())
+                .isEqualTo("invalid_arguments");
+        assertThat(call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\", \"max_answers\": \"ten\"}")
+                .get("error").get("kind").asText()).isEqualTo("invalid_arguments");
+        assertThat(call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\", \"max_answers\": 0}")
+                .get("error").get("kind").asText()).isEqualTo("invalid_arguments");
+        assertThat(call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\", \"time_limit\": -1}")
+                .get("error").get("kind").asText()).isEqualTo("invalid_arguments");
+        assertThat(call("inspect_predicate", "{\"load_id\": \"" + id + "\", \"name\": \"p\", \"arity\": -1}")
+                .get("error").get("kind").asText()).isEqualTo("invalid_arguments");
+        assertThat(call("consult_text", "{\"source_text\": \"p.\", \"dialect\": \"gnu\"}")
+                .get("error").get("kind").asText()).isEqualTo("invalid_arguments");
+        assertThat(call("list_messages", "{\"load_id\": \"" + id + "\", \"min_severity\": \"loud\"}")
+                .get("error").get("kind").asText()).isEqualTo("invalid_arguments");
+        assertThat(call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"X = 1. Y = 2\"}")
+                .get("error").get("kind").asText()).isEqualTo("syntax_error");
+        assertThat(call("run_goal", null).get("ok").asBoolean()).isFalse();
+        assertThat(call(null, "{}").get("error").get("kind").asText()).isEqualTo("unknown_tool");
+        // the session is still usable
+        assertThat(callWith("run_goal", Map.of("load_id", id, "goal", "p(X)")).get("count").asInt()).isEqualTo(1);
+    }
+}
