@@ -88,6 +88,19 @@ public interface PrologSession extends AutoCloseable {
     /** A goal to trace with a meta-interpreter; set bounds, then {@link TraceRequest#run()}. */
     TraceRequest trace(String goalText);
 
+    /**
+     * How many times the Prolog serving this session died (a crash, a kill, a time limit that had to be
+     * enforced by stopping it). Always 0 on backends where that cannot happen.
+     */
+    default int crashCount() {
+        return 0;
+    }
+
+    /** How many times this session was restored into a fresh Prolog by replaying its journal. */
+    default int restoreCount() {
+        return 0;
+    }
+
     /** True until {@link #close()} (or the backend's close). */
     boolean isOpen();
 

@@ -65,6 +65,8 @@ public final class HarnessSession implements PrologSession {
 
     private HarnessTransport transport;
     private volatile boolean open = true;
+    private volatile int crashes;
+    private volatile int restores;
 
     private HarnessSession(String id, SessionOptions options, Supplier<HarnessTransport> transports,
                            Duration grace, Runnable onClose) {
@@ -344,11 +346,22 @@ public final class HarnessSession implements PrologSession {
         }
     }
 
+    @Override
+    public int crashCount() {
+        return crashes;
+    }
+
+    @Override
+    public int restoreCount() {
+        return restores;
+    }
+
     /** The transport, restored with the journal if its Prolog died since the last call. */
     private HarnessTransport liveTransport() {
         if (transport.isAlive()) {
             return transport;
         }
+        crashes++;
         transport.close();
         HarnessTransport fresh = startTransport();
         try {
@@ -361,6 +374,7 @@ public final class HarnessSession implements PrologSession {
             throw new HarnessCrashedException("could not restore session " + id + ": " + e.getMessage(), e);
         }
         transport = fresh;
+        restores++;
         return fresh;
     }
 

@@ -19,6 +19,7 @@ import io.prologtool.PrologToolException;
 import io.prologtool.ProofTree;
 import io.prologtool.ReplaceResult;
 import io.prologtool.SessionClosedException;
+import io.prologtool.SessionRegistry;
 import io.prologtool.Severity;
 import io.prologtool.TestCase;
 import io.prologtool.TestReport;
@@ -28,12 +29,10 @@ import io.prologtool.spi.HarnessCrashedException;
 import io.prologtool.spi.HarnessTimeoutException;
 
 import java.time.Duration;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import static io.prologtool.tools.Param.Type.BOOLEAN;
@@ -62,18 +61,9 @@ import static io.prologtool.tools.Param.Type.STRING;
 public final class PrologTools implements AutoCloseable {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final int CLOSED_IDS_REMEMBERED = 10_000;
 
-    private final PrologBackend backend;
-    private final Map<String, PrologSession> sessions = new ConcurrentHashMap<>();
-    /** Ids of sessions closed through this layer, so that a later call says "closed", not "unknown". */
-    private final Map<String, Boolean> closedIds = Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, false) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                    return size() > CLOSED_IDS_REMEMBERED;
-                }
-            });
+    private final SessionRegistry registry;
+    private final boolean ownsRegistry;
     private final Map<String, Tool> tools = new LinkedHashMap<>();
 
     private record Tool(ToolSpec spec, List<Param> params, Function<Args, ObjectNode> handler) {
@@ -100,14 +90,24 @@ public final class PrologTools implements AutoCloseable {
         }
     }
 
-    private PrologTools(PrologBackend backend) {
-        this.backend = backend;
+    private PrologTools(SessionRegistry registry, boolean ownsRegistry) {
+        this.registry = registry;
+        this.ownsRegistry = ownsRegistry;
         define();
     }
 
-    /** A tool layer whose sessions are opened on {@code backend} (and closed by {@link #close()}). */
+    /**
+     * A tool layer over its own {@link SessionRegistry} on {@code backend} (64 sessions, 15 minutes
+     * idle TTL); {@link #close()} closes that registry and its sessions.
+     */
     public static PrologTools over(PrologBackend backend) {
-        return new PrologTools(Objects.requireNonNull(backend, "backend"));
+        Objects.requireNonNull(backend, "backend");
+        return new PrologTools(SessionRegistry.builder(backend).build(), true);
+    }
+
+    /** A tool layer whose sessions live in {@code registry}; {@link #close()} leaves the registry open. */
+    public static PrologTools over(SessionRegistry registry) {
+        return new PrologTools(Objects.requireNonNull(registry, "registry"), false);
     }
 
     /** Every tool: name, description, JSON input schema; in a stable order. */
@@ -170,20 +170,16 @@ public final class PrologTools implements AutoCloseable {
         }
     }
 
-    /** Number of sessions open through this layer. */
+    /** Number of sessions open in the registry behind this layer. */
     public int openSessions() {
-        return sessions.size();
+        return registry.size();
     }
 
-    /** Closes every session this layer opened. The backend stays open. */
+    /** Closes the registry this layer made (and its sessions); a registry passed in stays open. */
     @Override
     public void close() {
-        for (String id : List.copyOf(sessions.keySet())) {
-            PrologSession s = sessions.remove(id);
-            if (s != null) {
-                s.close();
-                closedIds.put(id, Boolean.TRUE);
-            }
+        if (ownsRegistry) {
+            registry.close();
         }
     }
 
@@ -283,16 +279,9 @@ public final class PrologTools implements AutoCloseable {
     }
 
     private ObjectNode consultText(Args a) {
-        PrologSession s = backend.open();
-        sessions.put(s.id(), s);
-        ConsultResult c;
-        try {
-            c = s.consult(a.text("source_text"));
-        } catch (RuntimeException e) {
-            sessions.remove(s.id());
-            s.close();
-            throw e;
-        }
+        SessionRegistry.Consulted opened = registry.consult(a.text("source_text"));
+        PrologSession s = opened.session();
+        ConsultResult c = opened.result();
         ObjectNode r = ok();
         r.put("load_id", s.id());
         r.put("module_name", s.moduleName());
@@ -450,12 +439,9 @@ public final class PrologTools implements AutoCloseable {
 
     private ObjectNode closeSession(Args a) {
         String id = a.text("load_id");
-        PrologSession s = sessions.remove(id);
-        if (s == null) {
+        if (!registry.close(id)) {
             throw sessionClosed(id);
         }
-        s.close();
-        closedIds.put(id, Boolean.TRUE);
         ObjectNode r = ok();
         r.put("closed", true);
         return r;
@@ -465,22 +451,13 @@ public final class PrologTools implements AutoCloseable {
 
     private PrologSession session(Args a) {
         String id = a.text("load_id");
-        PrologSession s = sessions.get(id);
-        if (s == null || !s.isOpen()) {
-            if (s != null) {
-                sessions.remove(id, s);
-                closedIds.put(id, Boolean.TRUE);
-            }
-            throw sessionClosed(id);
-        }
-        return s;
+        return registry.get(id).orElseThrow(() -> sessionClosed(id));
     }
 
     private ToolFailure sessionClosed(String id) {
-        boolean closed = closedIds.containsKey(id);
-        return new ToolFailure("session_closed", "session_closed: " + (closed ? "closed" : "unknown")
-                + ": no open session has load_id '" + id + "'"
-                + (closed ? "; it was closed" : "; consult_text opens one"));
+        String reason = registry.closedReason(id).map(SessionRegistry.ClosedReason::wireName).orElse("unknown");
+        return new ToolFailure("session_closed", "session_closed: " + reason + ": no open session has load_id '"
+                + id + "'" + ("unknown".equals(reason) ? "; consult_text opens one" : ""));
     }
 
     private static int nonNegative(Args a, String name) {

@@ -1,0 +1,539 @@
+package io.prologtool;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Sessions by id, with a cap and a time-to-live: what a tool server needs to hold many agents'
+ * sessions on one backend. Thread-safe.
+ *
+ * <pre>{@code
+ * try (SessionRegistry registry = SessionRegistry.builder(backend)
+ *         .maxSessions(64).idleTtl(Duration.ofMinutes(15)).build()) {
+ *     SessionRegistry.Consulted c = registry.consult("p(1). p(2).");
+ *     String id = c.session().id();                            // hand this to the agent
+ *     GoalResult r = registry.get(id).orElseThrow().goal("p(X)").run();
+ * }
+ * }</pre>
+ *
+ * <ul>
+ *   <li>Over {@code maxSessions}, opening a session closes the least recently used one; a call on an
+ *       evicted session (or {@link #get} of its id) reports {@code session_closed: evicted}, never
+ *       another session's data.</li>
+ *   <li>A background daemon closes sessions idle longer than {@code idleTtl} ({@code expired}).
+ *       {@link #reapExpired()} does the same on demand (tests drive it with a fake {@link Clock}).</li>
+ * </ul>
+ */
+public final class SessionRegistry implements AutoCloseable {
+
+    /** Why an id no longer names an open session. */
+    public enum ClosedReason {
+        /** Closed by {@link #close(String)}, by the session's own close, or by the registry's close. */
+        CLOSED,
+        /** Closed to make room under {@code maxSessions}. */
+        EVICTED,
+        /** Closed after being idle longer than {@code idleTtl}. */
+        EXPIRED;
+
+        /** {@code closed}, {@code evicted} or {@code expired}. */
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * Counters since the registry was built.
+     *
+     * @param opened   sessions opened
+     * @param closed   sessions closed by request (including the registry's own close)
+     * @param evicted  sessions closed to make room
+     * @param expired  sessions closed for idleness
+     * @param crashed  times a session's Prolog died (see {@link PrologSession#crashCount()})
+     * @param restored times a session was restored from its journal
+     */
+    public record Stats(long opened, long closed, long evicted, long expired, long crashed, long restored) {
+
+        /** Sessions open now: opened minus every way of closing. */
+        public long open() {
+            return opened - closed - evicted - expired;
+        }
+    }
+
+    /** What {@link #consult(String)} gives: the new session and what loading reported. */
+    public record Consulted(PrologSession session, ConsultResult result) {
+    }
+
+    private static final int REASONS_REMEMBERED = 10_000;
+
+    private final PrologBackend backend;
+    private final int maxSessions;
+    private final Duration idleTtl;
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Access-ordered: iteration starts at the least recently used. Guarded by {@link #lock}. */
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<String, ClosedReason> reasons = Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, ClosedReason> eldest) {
+                    return size() > REASONS_REMEMBERED;
+                }
+            });
+    private final ScheduledExecutorService reaper;
+    private long opened;
+    private long closedCount;
+    private long evicted;
+    private long expired;
+    private long crashedOfGone;
+    private long restoredOfGone;
+    private volatile boolean shut;
+
+    private final class Entry {
+        final RegisteredSession session;
+        volatile Instant lastUsed;
+
+        Entry(RegisteredSession session) {
+            this.session = session;
+            this.lastUsed = clock.instant();
+        }
+    }
+
+    private SessionRegistry(Builder b) {
+        this.backend = b.backend;
+        this.maxSessions = b.maxSessions;
+        this.idleTtl = b.idleTtl;
+        this.clock = b.clock;
+        this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "prologtool-registry-reaper");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(50, Math.min(b.reapInterval.toMillis(), Long.MAX_VALUE / 2));
+        reaper.scheduleWithFixedDelay(this::reapQuietly, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** A builder over {@code backend}: 64 sessions, 15 minutes idle TTL, the system clock. */
+    public static Builder builder(PrologBackend backend) {
+        return new Builder(backend);
+    }
+
+    /** Opens a session with default options. */
+    public PrologSession open() {
+        return open(SessionOptions.defaults());
+    }
+
+    /** Opens a session; over the cap, the least recently used session is evicted first. */
+    public PrologSession open(SessionOptions options) {
+        Objects.requireNonNull(options, "options");
+        ensureOpen();
+        List<RegisteredSession> victims = new ArrayList<>();
+        lock.lock();
+        try {
+            while (entries.size() >= maxSessions) {
+                var it = entries.entrySet().iterator();
+                Map.Entry<String, Entry> eldest = it.next();
+                it.remove();
+                reasons.put(eldest.getKey(), ClosedReason.EVICTED);
+                evicted++;
+                victims.add(eldest.getValue().session);
+            }
+        } finally {
+            lock.unlock();
+        }
+        victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED));
+        PrologSession raw = backend.open(options);
+        RegisteredSession s = new RegisteredSession(raw);
+        lock.lock();
+        try {
+            if (shut) {
+                raw.close();
+                throw new IllegalStateException("the registry is closed");
+            }
+            entries.put(raw.id(), new Entry(s));
+            opened++;
+        } finally {
+            lock.unlock();
+        }
+        return s;
+    }
+
+    /** Opens a session and loads {@code text} into it (the {@code consult_text} tool). */
+    public Consulted consult(String text) {
+        Objects.requireNonNull(text, "text");
+        PrologSession s = open();
+        try {
+            return new Consulted(s, s.consult(text));
+        } catch (RuntimeException e) {
+            close(s.id());
+            throw e;
+        }
+    }
+
+    /** The open session {@code id}, counted as a use; empty when there is none (see {@link #closedReason}). */
+    public Optional<PrologSession> get(String id) {
+        Objects.requireNonNull(id, "id");
+        lock.lock();
+        try {
+            Entry e = entries.get(id);
+            if (e == null) {
+                return Optional.empty();
+            }
+            e.lastUsed = clock.instant();
+            return Optional.of(e.session);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Why {@code id} names no open session: closed, evicted or expired; empty if it never did (or long ago). */
+    public Optional<ClosedReason> closedReason(String id) {
+        return Optional.ofNullable(reasons.get(id));
+    }
+
+    /** Closes session {@code id}; false when it was not open. */
+    public boolean close(String id) {
+        Entry e;
+        lock.lock();
+        try {
+            e = entries.remove(id);
+            if (e == null) {
+                return false;
+            }
+            reasons.put(id, ClosedReason.CLOSED);
+            closedCount++;
+        } finally {
+            lock.unlock();
+        }
+        e.session.closeUnderlying(ClosedReason.CLOSED);
+        return true;
+    }
+
+    /** Number of open sessions. */
+    public int size() {
+        lock.lock();
+        try {
+            return entries.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The counters; {@code crashed} and {@code restored} include the sessions still open. */
+    public Stats stats() {
+        lock.lock();
+        try {
+            long crashed = crashedOfGone;
+            long restored = restoredOfGone;
+            for (Entry e : entries.values()) {
+                crashed += e.session.delegate.crashCount();
+                restored += e.session.delegate.restoreCount();
+            }
+            return new Stats(opened, closedCount, evicted, expired, crashed, restored);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Closes every session idle longer than the TTL, as the background daemon does; returns how many.
+     */
+    public int reapExpired() {
+        Instant cutoff = clock.instant().minus(idleTtl);
+        List<RegisteredSession> victims = new ArrayList<>();
+        lock.lock();
+        try {
+            var it = entries.entrySet().iterator();
+            while (it.hasNext()) {
+                Map.Entry<String, Entry> e = it.next();
+                if (e.getValue().lastUsed.isBefore(cutoff) && !e.getValue().session.busy()) {
+                    it.remove();
+                    reasons.put(e.getKey(), ClosedReason.EXPIRED);
+                    expired++;
+                    victims.add(e.getValue().session);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        victims.forEach(v -> v.closeUnderlying(ClosedReason.EXPIRED));
+        return victims.size();
+    }
+
+    /** Closes every session and stops the reaper. The backend stays open. Idempotent. */
+    @Override
+    public void close() {
+        if (shut) {
+            return;
+        }
+        List<String> ids;
+        lock.lock();
+        try {
+            shut = true;
+            ids = new ArrayList<>(entries.keySet());
+        } finally {
+            lock.unlock();
+        }
+        reaper.shutdownNow();
+        ids.forEach(this::close);
+    }
+
+    private void reapQuietly() {
+        try {
+            reapExpired();
+        } catch (RuntimeException ignored) {
+            // a failing close must not stop the daemon
+        }
+    }
+
+    private void ensureOpen() {
+        if (shut) {
+            throw new IllegalStateException("the registry is closed");
+        }
+    }
+
+    /** Called when a session was closed directly (its own close()): drop it from the map. */
+    private void forget(RegisteredSession s) {
+        lock.lock();
+        try {
+            Entry e = entries.get(s.id());
+            if (e != null && e.session == s) {
+                entries.remove(s.id());
+                reasons.put(s.id(), ClosedReason.CLOSED);
+                closedCount++;
+            }
+            crashedOfGone += s.delegate.crashCount();
+            restoredOfGone += s.delegate.restoreCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void touch(String id) {
+        lock.lock();
+        try {
+            Entry e = entries.get(id);
+            if (e != null) {
+                e.lastUsed = clock.instant();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The session handed out: every call counts as a use, and once the registry closed it, every call
+     * says why ({@code session_closed: evicted}).
+     */
+    private final class RegisteredSession implements PrologSession {
+        final PrologSession delegate;
+        private volatile ClosedReason closedBy;
+        private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+
+        RegisteredSession(PrologSession delegate) {
+            this.delegate = delegate;
+        }
+
+        boolean busy() {
+            return inFlight.get() > 0;
+        }
+
+        void closeUnderlying(ClosedReason reason) {
+            if (closedBy == null) {
+                closedBy = reason;
+            }
+            if (delegate.isOpen()) {
+                delegate.close();
+                lock.lock();
+                try {
+                    crashedOfGone += delegate.crashCount();
+                    restoredOfGone += delegate.restoreCount();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+
+        private <T> T use(java.util.function.Supplier<T> call) {
+            ClosedReason r = closedBy;
+            if (r != null) {
+                throw new SessionClosedException("session_closed: " + r.wireName() + ": session " + id()
+                        + " was " + r.wireName());
+            }
+            inFlight.incrementAndGet();
+            try {
+                touch(id());
+                return call.get();
+            } catch (SessionClosedException e) {
+                ClosedReason now = closedBy;
+                throw now == null ? e : new SessionClosedException("session_closed: " + now.wireName()
+                        + ": session " + id() + " was " + now.wireName());
+            } finally {
+                inFlight.decrementAndGet();
+                touch(id());
+            }
+        }
+
+        @Override
+        public String id() {
+            return delegate.id();
+        }
+
+        @Override
+        public String moduleName() {
+            return delegate.moduleName();
+        }
+
+        @Override
+        public ConsultResult consult(String text) {
+            return use(() -> delegate.consult(text));
+        }
+
+        @Override
+        public GoalRequest goal(String goalText) {
+            Objects.requireNonNull(goalText, "goalText");
+            return new GoalRequest(goalText, g -> use(() -> copy(g, delegate.goal(g.goal())).run()));
+        }
+
+        @Override
+        public PredicateInfo inspect(String name, int arity) {
+            return use(() -> delegate.inspect(name, arity));
+        }
+
+        @Override
+        public List<PredicateInfo> predicates() {
+            return use(delegate::predicates);
+        }
+
+        @Override
+        public String source() {
+            return use(delegate::source);
+        }
+
+        @Override
+        public ReplaceResult replacePredicate(String name, int arity, String text) {
+            return use(() -> delegate.replacePredicate(name, arity, text));
+        }
+
+        @Override
+        public List<Diagnostic> messages(Severity minimum) {
+            return use(() -> delegate.messages(minimum));
+        }
+
+        @Override
+        public TestReport runTests(String testText) {
+            return use(() -> delegate.runTests(testText));
+        }
+
+        @Override
+        public TraceRequest trace(String goalText) {
+            Objects.requireNonNull(goalText, "goalText");
+            return new TraceRequest(goalText, t -> use(() -> delegate.trace(t.goal())
+                    .maxDepth(t.maxDepth()).maxNodes(t.maxNodes()).timeLimit(t.timeLimit()).run()));
+        }
+
+        @Override
+        public int crashCount() {
+            return delegate.crashCount();
+        }
+
+        @Override
+        public int restoreCount() {
+            return delegate.restoreCount();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return closedBy == null && delegate.isOpen();
+        }
+
+        @Override
+        public void close() {
+            if (closedBy != null) {
+                return;
+            }
+            closedBy = ClosedReason.CLOSED;
+            delegate.close();
+            forget(this);
+        }
+
+        @Override
+        public String toString() {
+            return "PrologSession[" + id() + (closedBy == null ? "" : ", " + closedBy.wireName()) + "]";
+        }
+
+        private static GoalRequest copy(GoalRequest from, GoalRequest to) {
+            to.maxAnswers(from.maxAnswers()).timeLimit(from.timeLimit()).maxDepth(from.maxDepth())
+                    .allowSideEffects(from.allowSideEffects());
+            from.maxInferences().ifPresent(to::maxInferences);
+            return to;
+        }
+    }
+
+    /** Builds a {@link SessionRegistry}. */
+    public static final class Builder {
+        private final PrologBackend backend;
+        private int maxSessions = 64;
+        private Duration idleTtl = Duration.ofMinutes(15);
+        private Clock clock = Clock.systemUTC();
+        private Duration reapInterval;
+
+        private Builder(PrologBackend backend) {
+            this.backend = Objects.requireNonNull(backend, "backend");
+        }
+
+        /** Most sessions open at once, at least 1 (default 64). */
+        public Builder maxSessions(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxSessions must be at least 1, was " + n);
+            }
+            this.maxSessions = n;
+            return this;
+        }
+
+        /** Idle time after which a session is closed, positive (default 15 minutes). */
+        public Builder idleTtl(Duration ttl) {
+            Objects.requireNonNull(ttl, "ttl");
+            if (ttl.isZero() || ttl.isNegative()) {
+                throw new IllegalArgumentException("idleTtl must be positive, was " + ttl);
+            }
+            this.idleTtl = ttl;
+            return this;
+        }
+
+        /** The clock that idleness is measured with (default the system clock; tests pass a fake one). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** How often the daemon looks for idle sessions (default a quarter of the TTL, 1 s to 1 min). */
+        public Builder reapInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isZero() || interval.isNegative()) {
+                throw new IllegalArgumentException("reapInterval must be positive, was " + interval);
+            }
+            this.reapInterval = interval;
+            return this;
+        }
+
+        public SessionRegistry build() {
+            if (reapInterval == null) {
+                long quarter = idleTtl.toMillis() / 4;
+                reapInterval = Duration.ofMillis(Math.max(1_000, Math.min(60_000, quarter)));
+            }
+            return new SessionRegistry(this);
+        }
+    }
+}

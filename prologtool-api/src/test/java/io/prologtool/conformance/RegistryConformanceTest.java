@@ -1,0 +1,158 @@
+package io.prologtool.conformance;
+
+import io.prologtool.GoalResult;
+import io.prologtool.PrologSession;
+import io.prologtool.SessionClosedException;
+import io.prologtool.SessionRegistry;
+import io.prologtool.Term;
+import io.prologtool.tools.PrologTools;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The session registry over a real backend: LRU eviction, idle TTL, stats, and the tool layer on top. */
+public abstract class RegistryConformanceTest extends BackendFixture {
+
+    /** A clock the test moves by hand. */
+    static final class FakeClock extends Clock {
+        private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+
+        void advance(Duration d) {
+            now.updateAndGet(i -> i.plus(d));
+        }
+
+        @Override
+        public Instant instant() {
+            return now.get();
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
+    private static Term secret(PrologSession s) {
+        GoalResult r = s.goal("secret(X)").run();
+        return r.answers().get(0).get("X");
+    }
+
+    @Test
+    void overTheCapTheLeastRecentlyUsedSessionIsEvicted() {
+        try (SessionRegistry registry = SessionRegistry.builder(backend).maxSessions(2).build()) {
+            PrologSession a = registry.consult("secret(a).").session();
+            PrologSession b = registry.consult("secret(b).").session();
+            assertThat(secret(a)).isEqualTo(Term.atom("a")); // a is now more recent than b
+            PrologSession c = registry.consult("secret(c).").session();
+            assertThat(registry.size()).isEqualTo(2);
+            assertThat(registry.get(b.id())).isEmpty();
+            assertThat(registry.closedReason(b.id())).contains(SessionRegistry.ClosedReason.EVICTED);
+            assertThatThrownBy(() -> b.goal("secret(X)").run())
+                    .isInstanceOf(SessionClosedException.class).hasMessageContaining("session_closed: evicted");
+            assertThat(secret(a)).isEqualTo(Term.atom("a"));
+            assertThat(secret(c)).isEqualTo(Term.atom("c"));
+            assertThat(registry.stats().evicted()).isEqualTo(1);
+            assertThat(registry.stats().opened()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void idleSessionsExpireByTheRegistryClock() {
+        FakeClock clock = new FakeClock();
+        try (SessionRegistry registry = SessionRegistry.builder(backend).idleTtl(Duration.ofMinutes(10))
+                .clock(clock).build()) {
+            PrologSession idle = registry.consult("secret(idle).").session();
+            PrologSession busy = registry.consult("secret(busy).").session();
+            clock.advance(Duration.ofMinutes(6));
+            assertThat(secret(busy)).isEqualTo(Term.atom("busy"));
+            assertThat(registry.reapExpired()).isZero();
+            clock.advance(Duration.ofMinutes(6));
+            assertThat(registry.reapExpired()).isEqualTo(1);
+            assertThat(registry.closedReason(idle.id())).contains(SessionRegistry.ClosedReason.EXPIRED);
+            assertThat(idle.isOpen()).isFalse();
+            assertThat(secret(busy)).isEqualTo(Term.atom("busy"));
+            assertThat(registry.stats().expired()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void closingByIdOrDirectlyIsCountedOnce() {
+        try (SessionRegistry registry = SessionRegistry.builder(backend).build()) {
+            PrologSession a = registry.open();
+            PrologSession b = registry.open();
+            assertThat(registry.close(a.id())).isTrue();
+            assertThat(registry.close(a.id())).isFalse();
+            b.close();
+            assertThat(registry.size()).isZero();
+            assertThat(registry.closedReason(b.id())).contains(SessionRegistry.ClosedReason.CLOSED);
+            SessionRegistry.Stats st = registry.stats();
+            assertThat(st.closed()).isEqualTo(2);
+            assertThat(st.open()).isZero();
+        }
+    }
+
+    @Test
+    void toolLayerReportsEvictionByName() {
+        try (SessionRegistry registry = SessionRegistry.builder(backend).maxSessions(1).build();
+             PrologTools tools = PrologTools.over(registry)) {
+            String first = tools.call("consult_text", "{\"source_text\": \"secret(1).\"}");
+            String id = first.replaceAll(".*\"load_id\":\"([^\"]+)\".*", "$1");
+            tools.call("consult_text", "{\"source_text\": \"secret(2).\"}");
+            String reply = tools.call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"secret(X)\"}");
+            assertThat(reply).contains("\"ok\":false").contains("session_closed: evicted").doesNotContain("\"value\":2");
+        }
+    }
+
+    @Test
+    void concurrentOpensRespectTheCapAndCountsAddUp() throws Exception {
+        int threads = 4;
+        int perThread = 3;
+        try (SessionRegistry registry = SessionRegistry.builder(backend).maxSessions(3).build()) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int tt = t;
+                fs.add(pool.submit(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        PrologSession s = registry.consult("secret(" + tt + ").").session();
+                        try {
+                            assertThat(secret(s)).isEqualTo(Term.integer(tt));
+                        } catch (SessionClosedException evictedMeanwhile) {
+                            assertThat(evictedMeanwhile.getMessage()).contains("evicted");
+                        }
+                        if (i % 2 == 0) {
+                            registry.close(s.id());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            assertThat(registry.size()).isLessThanOrEqualTo(3);
+            SessionRegistry.Stats st = registry.stats();
+            assertThat(st.opened()).isEqualTo(threads * perThread);
+            assertThat(st.open()).isEqualTo(registry.size());
+        }
+    }
+}
