@@ -32,6 +32,17 @@
 :- use_module(library(time)).
 :- use_module(library(prolog_stream)).
 :- use_module(library(sandbox)).
+% Loaded once here so that sessions (and sandboxed loads, which may not
+% load libraries themselves) find them ready.
+:- use_module(library(clpfd), []).
+:- use_module(library(plunit), []).
+:- use_module(library(aggregate), []).
+:- use_module(library(pairs), []).
+:- use_module(library(dicts), []).
+:- use_module(library(solution_sequences), []).
+:- use_module(library(yall), []).
+:- use_module(library(ordsets), []).
+:- use_module(library(assoc), []).
 
 :- dynamic
     session/2,                  % Module, Options
@@ -227,6 +238,7 @@ refused_halt_error(Goal,
                          context(halt/0, 'halt/0,1 is not permitted inside a prologtool session'))).
 
 close_session(M) :-
+    forget_session_units(M),            % harness_plunit.pl
     forall(consult_source(M, Id), unload_file(Id)),
     forall(( current_predicate(M:Name/Arity),
              functor(Head, Name, Arity),

@@ -100,7 +100,10 @@ final class ProcessTransport implements HarnessTransport {
         }
     }
 
-    /** Ends the child: EOF on stdin asks the harness to halt; a child that does not is killed. */
+    /**
+     * Ends the child: EOF on stdin asks the harness to halt; a child still alive two seconds later is
+     * killed. Returns at once: the waiting happens on a shared daemon thread.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -112,14 +115,11 @@ final class ProcessTransport implements HarnessTransport {
         } catch (IOException ignored) {
             // the child is gone already
         }
-        try {
-            if (!process.waitFor(2, TimeUnit.SECONDS)) {
+        process.onExit().orTimeout(2, TimeUnit.SECONDS).whenComplete((p, timeout) -> {
+            if (timeout != null) {
                 kill();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            kill();
-        }
+        });
     }
 
     void kill() {
