@@ -25,11 +25,13 @@ public final class SessionOptions {
     private final long stackLimitBytes;
     private final int maxOutputChars;
     private final Duration consultTimeLimit;
+    private final boolean sandboxed;
 
     private SessionOptions(Builder b) {
         this.stackLimitBytes = b.stackLimitBytes;
         this.maxOutputChars = b.maxOutputChars;
         this.consultTimeLimit = b.consultTimeLimit;
+        this.sandboxed = b.sandboxed;
     }
 
     /** The defaults: 256 MiB stack, 64 Ki characters of output, 30 s to consult. */
@@ -57,10 +59,19 @@ public final class SessionOptions {
         return consultTimeLimit;
     }
 
+    /**
+     * True when the session runs untrusted code: its text is loaded with SWI-Prolog's sandboxed
+     * loader and every goal must pass {@code library(sandbox)}'s {@code safe_goal/1}, so the code
+     * cannot reach files, processes, the network, other sessions or the system.
+     */
+    public boolean sandboxed() {
+        return sandboxed;
+    }
+
     @Override
     public String toString() {
         return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars
-                + ", consultTimeLimit=" + consultTimeLimit + "]";
+                + ", consultTimeLimit=" + consultTimeLimit + ", sandboxed=" + sandboxed + "]";
     }
 
     /** Builds {@link SessionOptions}; each setter validates its argument. */
@@ -68,8 +79,15 @@ public final class SessionOptions {
         private long stackLimitBytes = DEFAULT_STACK_LIMIT;
         private int maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS;
         private Duration consultTimeLimit = DEFAULT_CONSULT_TIME_LIMIT;
+        private boolean sandboxed;
 
         private Builder() {
+        }
+
+        /** Run the session's code in SWI-Prolog's sandbox (default false); see {@link SessionOptions#sandboxed()}. */
+        public Builder sandboxed(boolean sandboxed) {
+            this.sandboxed = sandboxed;
+            return this;
         }
 
         /** Prolog stack limit in bytes, at least 1 MiB. */

@@ -220,10 +220,10 @@ open_session(M, Req) :-
     set_module(M:base(system)),
     set_module(M:class(user)),
     % Users say halt; inside a session that is an error, not an exit.
-    M:redefine_system_predicate(halt),
-    M:redefine_system_predicate(halt(_)),
-    assertz((M:halt :- prologtool_harness:refuse_halt(halt))),
-    assertz((M:halt(S) :- prologtool_harness:refuse_halt(halt(S)))),
+    % abort/0 would end a plain swipl process just the same.
+    forall(member(Head, [halt, halt(_), abort]),
+           ( M:redefine_system_predicate(Head),
+             assertz((M:Head :- prologtool_harness:refuse_halt(Head))) )),
     assertz(session(M, Opts)),
     nb_setval('$pt_consults', 0).
 
@@ -235,7 +235,7 @@ refused_halt_error(Error) :-
     refused_halt_error(halt, Error).
 refused_halt_error(Goal,
                    error(permission_error(call, halt, Goal),
-                         context(halt/0, 'halt/0,1 is not permitted inside a prologtool session'))).
+                         context(halt/0, 'halt/0,1 and abort/0 are not permitted inside a prologtool session'))).
 
 close_session(M) :-
     forget_session_units(M),            % harness_plunit.pl
@@ -278,6 +278,7 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
     option_value(Req, time_limit, 30, TimeLimit),
     option_value(Req, max_output, 65536, MaxOut),
     next_source_id(M, Id),
+    (   sandboxed_session(M) -> Sandbox = [sandboxed(true)] ; Sandbox = [] ),
     retractall(collected(_)),
     setup_call_cleanup(
         open_string(Text, In),
@@ -286,7 +287,7 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
                       TimeLimit,
                       setup_call_cleanup(
                           nb_setval('$pt_loading', M),
-                          load_files(M:Id, [stream(In), silent(true)]),
+                          load_files(M:Id, [stream(In), silent(true)|Sandbox]),
                           nb_setval('$pt_loading', []))),
                   E, load_exception(E)),
             MaxOut, Output, Cut),
@@ -317,8 +318,18 @@ remember_messages(M, Diags) :-
 %     - code that declares its own module still lands in the session;
 %     - a directive that throws a non-error term would abort the whole
 %       load in SWI-Prolog; turned into an error, it is one diagnostic.
-system:term_expansion((:- Directive), Expanded) :-
-    loading_session_source,
+%   (The term_expansion/2 hook that applies this is installed at the end of
+%   this file, once everything it calls is defined.)
+
+%   A term that reaches outside the session is dropped with an error
+%   diagnostic (harness_sandbox.pl); directives are adapted.
+session_term(Term, []) :-
+    prolog_load_context(module, M),
+    catch(check_isolation(M, Term), E, true),
+    nonvar(E),
+    !,
+    print_message(error, E).
+session_term((:- Directive), Expanded) :-
     session_directive(Directive, Expanded).
 
 loading_session_source :-
@@ -332,7 +343,8 @@ session_directive(module(_, _), []) :- !.
 session_directive(Directive, (:- prologtool_harness:guarded_directive(M:Directive))) :-
     callable(Directive),
     \+ declaration(Directive),
-    prolog_load_context(module, M).
+    prolog_load_context(module, M),
+    \+ sandboxed_session(M).       % the sandboxed loader checks directives itself
 
 %   Directives that the loader or a library's own term expansion must see
 %   as they are.
@@ -454,6 +466,8 @@ message_kind(goal_failed(directive, _), _, directive_failed) :- !.
 message_kind(initialization_failure(_, _), _, directive_failed) :- !.
 message_kind(initialization_error(_, E, _), S, K) :- !,
     message_kind(E, S, K).
+message_kind(error(sandbox_violation(_), _), _, sandbox_violation) :- !.
+message_kind(error(permission_error(_, sandboxed, _), _), _, sandbox_violation) :- !.
 message_kind(error(Formal, _), _, Kind) :-
     callable(Formal),
     functor(Formal, Name, _),
@@ -678,6 +692,7 @@ parse_goal(M, Text, Goal, Bindings) :-
     ),
     Goal = Goal0,
     must_be(callable, Goal),
+    check_goal_safety(M, Goal),
     include([Name=_]>>(\+ sub_atom(Name, 0, _, _, '_')), VarNames, Visible),
     maplist([Name=Var, Name-Var]>>true, Visible, Bindings).
 
@@ -899,6 +914,8 @@ error_kind(E, Kind) :-
     !,
     (   Name == existence_error, Formal = existence_error(session, _)
     ->  Kind = session_closed
+    ;   Name == permission_error, Formal = permission_error(_, sandboxed, _)
+    ->  Kind = sandbox_violation
     ;   Kind = Name
     ).
 error_kind(time_limit_exceeded, timeout) :- !.
@@ -1016,3 +1033,14 @@ lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
 :- include(harness_plunit).     % run_tests
 :- include(harness_trace).      % trace
 :- include(harness_limits).     % limits user code cannot defeat
+:- include(harness_sandbox).    % isolation between sessions, sandbox
+
+                 /*******************************
+                 *          LOAD HOOKS          *
+                 *******************************/
+
+%   Installed last: it runs for every term SWI-Prolog loads from now on,
+%   so everything it calls must exist already.
+system:term_expansion(Term, Expanded) :-
+    loading_session_source,
+    session_term(Term, Expanded).

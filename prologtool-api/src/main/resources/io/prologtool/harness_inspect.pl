@@ -68,6 +68,7 @@ user_predicate(M, Head) :-
 harness_owned(M, Head) :-
     (   Head = halt
     ;   Head = halt(_)
+    ;   Head = abort
     ),
     predicate_property(M:Head, dynamic),
     clause(M:Head, prologtool_harness:refuse_halt(_)),
@@ -197,6 +198,12 @@ request(replace, Req, Pairs) :-
     ->  format(string(Msg), "~w is a built-in predicate and cannot be replaced; \c
                              the session is unchanged", [PI]),
         patch_refused(permission_error, Msg, PI, ReadDiags, Pairs)
+    ;   member(Term, Terms),
+        catch(check_isolation(M, Term), Violation, true),
+        nonvar(Violation)
+    ->  error_message(Violation, Msg0),
+        format(string(Msg), "~w; the session is unchanged", [Msg0]),
+        patch_refused(sandbox_violation, Msg, PI, ReadDiags, Pairs)
     ;   patch_intruder(M, Name, Arity, Terms, Intruder)
     ->  format(string(Msg),
                 "The patch must define only ~w, but it ~w; the session is unchanged",

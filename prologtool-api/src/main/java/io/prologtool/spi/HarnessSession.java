@@ -335,9 +335,8 @@ public final class HarnessSession implements PrologSession {
     private HarnessTransport startTransport() {
         HarnessTransport t = transports.get();
         try {
-            ObjectNode req = TermJson.mapper().createObjectNode();
-            req.put("op", "open");
-            req.put("session", id);
+            ObjectNode req = request("open");
+            req.putObject("options").put("sandboxed", options.sandboxed());
             requireOk(t.call(req, OPEN_TIMEOUT), "open");
             return t;
         } catch (RuntimeException e) {
