@@ -71,7 +71,7 @@ harness_owned(M, Head) :-
     ;   Head = abort
     ),
     predicate_property(M:Head, dynamic),
-    clause(M:Head, prologtool_harness:refuse_halt(_)),
+    clause(M:Head, prologtool_harness:refuse_halt(_, _)),
     !.
 
 predicate_type(MHead, Type) :-

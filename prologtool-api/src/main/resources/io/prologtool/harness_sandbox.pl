@@ -49,7 +49,7 @@ isolation_violation(M, Term, Culprit, Why) :-
 violation(M, Q:Inner, Q:Inner, Why) :-
     atom(Q),
     Q \== M,
-    (   session(Q, _)
+    (   session_like(Q)
     ->  Why = 'another session\'s module is out of reach'
     ;   protected_module(Q)
     ->  format(atom(Why), 'the module ~q is out of reach of a session', [Q])
@@ -58,19 +58,26 @@ violation(M, Q:Inner, Q:Inner, Why) :-
         database_goal(Inner)
     ->  format(atom(Why), 'a session may not change the module ~q', [Q])
     ).
-violation(M, Goal, Goal, Why) :-
+violation(_, Goal, Goal, Why) :-
     callable(Goal),
     (   Goal = set_prolog_flag(Flag, _)
     ;   Goal = create_prolog_flag(Flag, _, _)
     ),
     \+ (atom(Flag), module_local_flag(Flag)),
-    \+ sandboxed_session(M),            % safe_goal judges those itself
     format(atom(Why), 'the flag ~q is shared by every session', [Flag]).
 violation(M, Goal, Goal, Why) :-
     sandboxed_session(M),
     nonvar(Goal),
     Goal = include(_),
     Why = 'a sandboxed session may not read files'.
+
+%   Another session's module, here or (on the process backend) in another
+%   process: what a session module is named like.
+session_like(Q) :-
+    (   session(Q, _)
+    ->  true
+    ;   sub_atom(Q, 0, _, _, m_)
+    ).
 
 protected_module(user).
 protected_module(system).

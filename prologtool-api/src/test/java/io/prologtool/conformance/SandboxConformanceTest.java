@@ -1,0 +1,220 @@
+package io.prologtool.conformance;
+
+import io.prologtool.ConsultResult;
+import io.prologtool.Diagnostic;
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PrologSession;
+import io.prologtool.SessionOptions;
+import io.prologtool.Term;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The sandbox and isolation between sessions. */
+public abstract class SandboxConformanceTest extends BackendFixture {
+
+    private static final SessionOptions SANDBOXED = SessionOptions.builder().sandboxed(true).build();
+
+    private PrologSession victim;
+    private PrologSession sandboxed;
+
+    @BeforeEach
+    void openVictimAndSandboxedSession() {
+        victim = backend.open();
+        victim.consult(":- dynamic secret/1.\nsecret(1).\n");
+        sandboxed = backend.open(SANDBOXED);
+    }
+
+    @AfterEach
+    void closeThem() {
+        victim.close();
+        sandboxed.close();
+    }
+
+    /** Hostile goals; {@code VICTIM} stands for the other session's module. */
+    static final List<String> HOSTILE_GOALS = List.of(
+            "shell('touch /tmp/pt-hostile-1')",
+            "shell('touch /tmp/pt-hostile-2', _)",
+            "process_create(path(touch), ['/tmp/pt-hostile-3'], [])",
+            "open('/tmp/pt-hostile-4', write, S), write(S, x), close(S)",
+            "open('/etc/passwd', read, _)",
+            "read_file_to_string('/etc/passwd', _, [])",
+            "see('/etc/passwd')",
+            "tell('/tmp/pt-hostile-5')",
+            "append('/tmp/pt-hostile-6')",
+            "consult('/etc/passwd')",
+            "ensure_loaded('/tmp/pt-hostile-7')",
+            "load_files('/tmp/pt-hostile-7', [])",
+            "['/tmp/pt-hostile-7']",
+            "halt",
+            "halt(1)",
+            "'\\x68\\alt'",
+            "G =.. [halt], call(G)",
+            "atom_concat(ha, lt, H), call(H)",
+            "system:halt",
+            "call(system:halt)",
+            "abort",
+            "thread_create(true, _, [])",
+            "thread_create(shell(ls), _, [])",
+            "assertz(VICTIM:secret(2))",
+            "VICTIM:assertz(secret(2))",
+            "retract(VICTIM:secret(_))",
+            "retractall(VICTIM:secret(_))",
+            "VICTIM:secret(X)",
+            "call(VICTIM:secret(X))",
+            "M = VICTIM, M:secret(X)",
+            "@(secret(X), VICTIM)",
+            "assertz(user:term_expansion(_, _))",
+            "user:assertz(message_hook(_, _, _))",
+            "assertz(system:foo)",
+            "set_prolog_flag(occurs_check, true)",
+            "set_prolog_flag(gc, false)",
+            "create_prolog_flag(pt_hostile, bar, [])",
+            "op(700, xfx, is)",
+            "op(200, xfy, ^)",
+            "op(1200, xfx, :-)",
+            "nb_setval(k, 1)",
+            "b_setval(k, 1)",
+            "abolish(secret/1)",
+            "current_module(M)",
+            "setenv(pt_hostile, bar)",
+            "unsetenv('PATH')",
+            "delete_file('/tmp/pt-hostile-7')",
+            "make_directory('/tmp/pt-hostile-dir')",
+            "tmp_file(x, _)",
+            "working_directory(_, '/')",
+            "format(atom(A), '~w', [ls]), shell(A)",
+            "catch(shell(ls), _, true)",
+            "findall(X, shell(ls), _)",
+            "\\+ shell(ls)",
+            "forall(true, shell(ls))",
+            "garbage_collect",
+            "trace",
+            "asserta((foo :- shell(ls)))",
+            "assertz((foo(X) :- call(X)))",
+            "thread_send_message(main, x)",
+            "tcp_socket(_)",
+            "set_stream(user_output, alias(foo))",
+            "'$set_source_module'(_, user)");
+
+    /** Hostile texts for consult; each must load nothing harmful. */
+    static final List<String> HOSTILE_TEXTS = List.of(
+            ":- shell('touch /tmp/pt-hostile-8').\n",
+            ":- initialization(shell('touch /tmp/pt-hostile-9')).\n",
+            ":- include('/etc/passwd').\n",
+            "user:term_expansion(_, []).\n",
+            "VICTIM:secret(3).\n",
+            ":- assertz(VICTIM:secret(3)).\n",
+            ":- VICTIM:retract(secret(1)).\n",
+            "peek(X) :- VICTIM:secret(X).\n",
+            ":- set_prolog_flag(occurs_check, true).\n",
+            ":- halt.\n",
+            ":- initialization(halt).\n",
+            "user:message_hook(_, _, _) :- true.\n");
+
+    private String withVictim(String text) {
+        return text.replace("VICTIM", victim.moduleName());
+    }
+
+    @Test
+    void hostileGoalsAreSandboxViolationsWithNoEffect() {
+        assertThat(HOSTILE_GOALS).hasSizeGreaterThanOrEqualTo(50);
+        List<String> accepted = new ArrayList<>();
+        for (String goal : HOSTILE_GOALS) {
+            GoalResult r = sandboxed.goal(withVictim(goal)).run();
+            if (r.outcome() != Outcome.ERROR || !r.error().orElseThrow().kind().equals("sandbox_violation")) {
+                accepted.add(goal + " -> " + r);
+            }
+        }
+        assertThat(accepted).as("goals the sandbox let through").isEmpty();
+        assertNoEffect();
+    }
+
+    @Test
+    void hostileTextsLoadNothingHarmful() {
+        for (String text : HOSTILE_TEXTS) {
+            ConsultResult c = sandboxed.consult(withVictim(text));
+            assertThat(c.errors()).as(text).isNotEmpty();
+            assertThat(c.errors()).as(text).anySatisfy(d -> assertThat(d.kind()).isEqualTo("sandbox_violation"));
+        }
+        assertThat(sandboxed.goal("peek(X)").run().outcome()).isEqualTo(Outcome.ERROR);
+        assertNoEffect();
+        // the sandboxed session still works, and plain output is allowed
+        sandboxed.consult("double(X, Y) :- Y is 2 * X.\nshow(X) :- write(X), nl.\n");
+        GoalResult r = sandboxed.goal("double(21, Y), show(Y)").run();
+        assertThat(r.answers().get(0).get("Y")).isEqualTo(Term.integer(42));
+        assertThat(r.output()).isEqualTo("42\n");
+    }
+
+    @Test
+    void isolationHoldsWithoutTheSandboxToo() {
+        try (PrologSession plain = backend.open()) {
+            for (String goal : List.of("VICTIM:secret(X)", "assertz(VICTIM:secret(2))", "VICTIM:assertz(secret(2))",
+                    "retract(VICTIM:secret(_))", "assertz(user:term_expansion(_, _))",
+                    "set_prolog_flag(occurs_check, true)")) {
+                GoalResult r = plain.goal(withVictim(goal)).run();
+                assertThat(r.outcome()).as(goal).isEqualTo(Outcome.ERROR);
+                assertThat(r.error().orElseThrow().kind()).as(goal).isEqualTo("sandbox_violation");
+            }
+            ConsultResult c = plain.consult(withVictim("VICTIM:secret(5).\npeek(X) :- VICTIM:secret(X).\nok(1).\n"));
+            assertThat(c.errors()).extracting(Diagnostic::kind).containsOnly("sandbox_violation");
+            assertThat(c.errors()).extracting(Diagnostic::line).containsExactly(1, 2);
+            // flags and operators a session sets are its own
+            plain.consult(":- set_prolog_flag(double_quotes, codes).\n:- op(700, xfx, ===>).\nr(a ===> b).\n");
+            assertThat(plain.goal("X = \"ab\"").run().answers().get(0).get("X"))
+                    .isEqualTo(Term.list(Term.integer(97), Term.integer(98)));
+            assertThat(victim.goal("X = \"ab\"").run().answers().get(0).get("X")).isEqualTo(Term.string("ab"));
+            assertThat(victim.goal("X = (a ===> b)").run().error().orElseThrow().kind()).isEqualTo("syntax_error");
+        }
+        assertNoEffect();
+    }
+
+    @Test
+    void allowSideEffectsFalseChecksOneGoalOfAPlainSession() {
+        GoalResult r = session.goal("shell('touch /tmp/pt-hostile-10')").allowSideEffects(false).run();
+        assertThat(r.error().orElseThrow().kind()).isEqualTo("sandbox_violation");
+        assertThat(Path.of("/tmp/pt-hostile-10")).doesNotExist();
+    }
+
+    @Test
+    void theProblemsGiveTheirExpectedAnswersInTheSandbox() {
+        List<String> wrong = new ArrayList<>();
+        for (Problems.Problem p : Problems.all()) {
+            try (PrologSession s = backend.open(SANDBOXED)) {
+                ConsultResult c = s.consult(p.code());
+                assertThat(c.errors()).as(p.id()).isEmpty();
+                GoalResult r = s.goal(p.query()).maxAnswers(1000).run();
+                if (!Problems.answers(p, r)) {
+                    wrong.add(p.id() + ": " + r);
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+    }
+
+    private void assertNoEffect() {
+        try (Stream<Path> tmp = Files.list(Path.of("/tmp"))) {
+            assertThat(tmp.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("pt-hostile")))
+                    .as("files the hostile code made").isEmpty();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(victim.goal("secret(X)").run().answers()).extracting(a -> a.get("X"))
+                .containsExactly(Term.integer(1));
+        assertThat(victim.goal("current_prolog_flag(occurs_check, F)").run().answers().get(0).get("F"))
+                .isEqualTo(Term.atom("false"));
+        assertThat(victim.goal("current_prolog_flag(gc, F)").run().answers().get(0).get("F"))
+                .isEqualTo(Term.atom("true"));
+        assertThat(sandboxed.goal("X = alive").run().outcome()).isEqualTo(Outcome.SUCCESS);
+    }
+}
