@@ -223,13 +223,17 @@ open_session(M, Req) :-
     % abort/0 would end a plain swipl process just the same.
     forall(member(Head, [halt, halt(_), abort]),
            ( M:redefine_system_predicate(Head),
-             assertz((M:Head :- prologtool_harness:refuse_halt(Head))) )),
+             assertz((M:Head :- prologtool_harness:refuse_halt(M, Head))) )),
     assertz(session(M, Opts)),
     nb_setval('$pt_consults', 0).
 
-refuse_halt(Goal) :-
-    refused_halt_error(Goal, Error),
-    throw(Error).
+refuse_halt(M, Goal) :-
+    (   sandboxed_session(M)
+    ->  throw(error(sandbox_violation(Goal),
+                    context(_, 'halt/0,1 and abort/0 are not permitted inside a prologtool session')))
+    ;   refused_halt_error(Goal, Error),
+        throw(Error)
+    ).
 
 refused_halt_error(Error) :-
     refused_halt_error(halt, Error).
