@@ -154,6 +154,74 @@ class ProcessBackendTest {
         }
     }
 
+    @Test
+    void stoppedChildPastItsTimeLimitIsKilledAndTheSessionRestored() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().timeoutGrace(Duration.ofMillis(500)).build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                s.consult("keep(1).");
+                Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(c.pid())).start();
+                assertThat(stop.waitFor(5, TimeUnit.SECONDS)).isTrue();
+                long t0 = System.nanoTime();
+                GoalResult r = s.goal("keep(X)").timeLimit(Duration.ofMillis(300)).run();
+                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                assertThat(r.outcome()).isEqualTo(Outcome.TIMEOUT);
+                assertThat(took).isLessThan(SANE);
+                awaitGone(c.pid());
+                assertThat(s.goal("keep(X)").run().answers()).extracting(a -> a.get("X"))
+                        .containsExactly(Term.integer(1));
+                assertThat(s.crashCount()).isEqualTo(1);
+                assertThat(s.restoreCount()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void commandPrefixWrapsEveryChild(@TempDir Path tmp) throws Exception {
+        Path wrapper = tmp.resolve("wrap.sh");
+        Path log = tmp.resolve("wrapped.log");
+        Files.writeString(wrapper, "#!/bin/sh\necho started >> " + log + "\nexport PROLOGTOOL_WRAPPED=yes\nexec \"$@\"\n");
+        assertThat(wrapper.toFile().setExecutable(true)).isTrue();
+        try (ProcessBackend backend = ProcessBackend.builder().commandPrefix(List.of(wrapper.toString())).build();
+             PrologSession s = backend.open()) {
+            GoalResult r = s.goal("getenv('PROLOGTOOL_WRAPPED', V)").run();
+            assertThat(r.answers()).extracting(a -> a.get("V")).containsExactly(Term.atom("yes"));
+        }
+        assertThat(Files.readAllLines(log)).containsExactly("started");
+    }
+
+    @Test
+    void warmPoolKeepsChildrenReadyAndNeverReusesOne() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
+            awaitChildren(backend, 2);
+            Set<Long> pooled = swiplChildren();
+            PrologSession s = backend.open();
+            long servedBy = childPid(s);
+            assertThat(pooled).as("the session was served by a pooled child").contains(servedBy);
+            s.consult("a(1).");
+            awaitChildren(backend, 3); // the pool was refilled behind it
+            s.close();
+            awaitGone(servedBy);
+            try (PrologSession t = backend.open()) {
+                assertThat(childPid(t)).isNotEqualTo(servedBy);
+                assertThat(t.goal("catch(a(X), _, fail)").run().outcome()).isEqualTo(Outcome.FAILURE);
+            }
+        }
+    }
+
+    private static long childPid(PrologSession s) {
+        Term pid = s.goal("current_prolog_flag(pid, P)").run().answers().get(0).get("P");
+        return ((Term.Int) pid).value().longValueExact();
+    }
+
+    private static void awaitChildren(ProcessBackend backend, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + SANE.toNanos();
+        while (backend.liveChildren() < n && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(backend.liveChildren()).isEqualTo(n);
+    }
+
     // ---------------------------------------------------------------- halt
 
     @Test
