@@ -63,13 +63,15 @@
                  *******************************/
 
 %   halt/0,1 in user code must never end the process (or the JVM that
-%   embeds it). Only the harness itself may halt, after setting
-%   halt_allowed.  Cancelling makes the halting goal fail; the flag tells
-%   the goal runner that it happened, so it reports an error instead.
+%   embeds it): while a request runs, a halt is cancelled unless the
+%   harness itself set halt_allowed. Cancelling makes the halting goal
+%   fail; the flag tells the goal runner that it happened, so it reports
+%   an error instead. Outside requests (compiling a saved state, a normal
+%   exit) halt works as usual.
 :- at_halt(halt_guard).
 
 halt_guard :-
-    (   halt_allowed
+    (   ( halt_allowed ; \+ serving_request )
     ->  true
     ;   nb_setval('$pt_halt_attempted', true),
         cancel_halt('halt/0,1 is not permitted inside a prologtool session')
@@ -134,6 +136,16 @@ serve_loop(In, Out) :-
 %   and never throws: whatever goes wrong becomes an ok:false reply.
 
 handle_request(Text, ReplyText) :-
+    setup_call_cleanup(
+        flag(prologtool_requests, N, N+1),
+        handle_request_(Text, ReplyText),
+        flag(prologtool_requests, M, M-1)).
+
+serving_request :-
+    flag(prologtool_requests, N, N),
+    N > 0.
+
+handle_request_(Text, ReplyText) :-
     nb_setval('$pt_halt_attempted', false),
     (   catch(atom_json_dict(Text, Req, [value_string_as(string)]), E, true),
         var(E)

@@ -521,17 +521,8 @@ public final class PrologTools implements AutoCloseable {
         return a;
     }
 
-    private static ObjectNode tree(ProofTree t) {
-        ObjectNode o = F.objectNode();
-        o.put("goal", t.goal());
-        o.put("rule", t.rule());
-        o.put("kind", t.kind());
-        if (t.line() > 0) {
-            o.put("line", t.line());
-        }
-        ArrayNode children = o.putArray("children");
-        t.children().forEach(c -> children.add(tree(c)));
-        return o;
+    private static JsonNode tree(ProofTree t) {
+        return t.toJsonNode();
     }
 
     private static ArrayNode strings(List<String> values) {

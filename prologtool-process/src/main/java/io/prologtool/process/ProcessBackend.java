@@ -123,6 +123,11 @@ public final class ProcessBackend implements PrologBackend {
         return "process";
     }
 
+    /** The saved state children start from; empty when it could not be built (they load the source). */
+    Optional<Path> savedState() {
+        return Optional.ofNullable(savedState);
+    }
+
     /** The {@code swipl} this backend starts. */
     public Path swiplPath() {
         return swipl;

@@ -177,6 +177,16 @@ class ProcessBackendTest {
     }
 
     @Test
+    void childrenStartFromTheSavedStateOfTheHarness() {
+        try (ProcessBackend backend = ProcessBackend.builder().build();
+             PrologSession s = backend.open()) {
+            assertThat(backend.savedState()).isPresent();
+            GoalResult r = s.goal("current_prolog_flag(resource_database, F)").run();
+            assertThat(r.answers().get(0).get("F").toString()).contains("harness.state");
+        }
+    }
+
+    @Test
     void commandPrefixWrapsEveryChild(@TempDir Path tmp) throws Exception {
         Path wrapper = tmp.resolve("wrap.sh");
         Path log = tmp.resolve("wrapped.log");
