@@ -20,14 +20,19 @@ public final class SessionOptions {
     /** Default time limit for loading a text (its directives may loop): 30 s. */
     public static final Duration DEFAULT_CONSULT_TIME_LIMIT = Duration.ofSeconds(30);
 
+    /** Default cap on one text (a consult, a patch, a test source, a goal): 4 Mi characters. */
+    public static final int DEFAULT_MAX_SOURCE_CHARS = 4 * 1024 * 1024;
+
     private static final SessionOptions DEFAULTS = builder().build();
 
     private final long stackLimitBytes;
     private final int maxOutputChars;
     private final Duration consultTimeLimit;
     private final boolean sandboxed;
+    private final int maxSourceChars;
 
     private SessionOptions(Builder b) {
+        this.maxSourceChars = b.maxSourceChars;
         this.stackLimitBytes = b.stackLimitBytes;
         this.maxOutputChars = b.maxOutputChars;
         this.consultTimeLimit = b.consultTimeLimit;
@@ -59,6 +64,11 @@ public final class SessionOptions {
         return consultTimeLimit;
     }
 
+    /** Cap on the length of one text the session is given; longer ones are refused, nothing runs. */
+    public int maxSourceChars() {
+        return maxSourceChars;
+    }
+
     /**
      * True when the session runs untrusted code: its text is loaded with SWI-Prolog's sandboxed
      * loader and every goal must pass {@code library(sandbox)}'s {@code safe_goal/1}, so the code
@@ -71,7 +81,8 @@ public final class SessionOptions {
     @Override
     public String toString() {
         return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars
-                + ", consultTimeLimit=" + consultTimeLimit + ", sandboxed=" + sandboxed + "]";
+                + ", consultTimeLimit=" + consultTimeLimit + ", sandboxed=" + sandboxed
+                + ", maxSourceChars=" + maxSourceChars + "]";
     }
 
     /** Builds {@link SessionOptions}; each setter validates its argument. */
@@ -80,8 +91,18 @@ public final class SessionOptions {
         private int maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS;
         private Duration consultTimeLimit = DEFAULT_CONSULT_TIME_LIMIT;
         private boolean sandboxed;
+        private int maxSourceChars = DEFAULT_MAX_SOURCE_CHARS;
 
         private Builder() {
+        }
+
+        /** Cap on one text (consult, patch, test source, goal) in characters, at least 1. */
+        public Builder maxSourceChars(int chars) {
+            if (chars < 1) {
+                throw new IllegalArgumentException("maxSourceChars must be at least 1, was " + chars);
+            }
+            this.maxSourceChars = chars;
+            return this;
         }
 
         /** Run the session's code in SWI-Prolog's sandbox (default false); see {@link SessionOptions#sandboxed()}. */

@@ -33,7 +33,11 @@ public final class TraceRequest {
         this.runner = Objects.requireNonNull(runner, "runner");
     }
 
-    /** Deepest level of the tree that is expanded, at least 1; deeper proofs are cut (truncated). */
+    /**
+     * Most levels in the tree, the root being level 1 (at least 1; the harness caps it at 200 so that
+     * the JSON stays readable by common clients). A predicate on the last level shows its clause but
+     * its body runs untraced, and the result is marked truncated.
+     */
     public TraceRequest maxDepth(int depth) {
         if (depth < 1) {
             throw new IllegalArgumentException("maxDepth must be at least 1, was " + depth);

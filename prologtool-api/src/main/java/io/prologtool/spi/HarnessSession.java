@@ -119,6 +119,12 @@ public final class HarnessSession implements PrologSession {
     @Override
     public ConsultResult consult(String text) {
         Objects.requireNonNull(text, "text");
+        Optional<PrologError> tooLong = tooLong("text", text);
+        if (tooLong.isPresent()) {
+            ensureOpen();
+            return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "resource_error",
+                    tooLong.get().message(), 0, 0)), "", false);
+        }
         return locked(() -> {
             ObjectNode req = consultRequest(text);
             JsonNode reply;
@@ -182,6 +188,11 @@ public final class HarnessSession implements PrologSession {
     public ReplaceResult replacePredicate(String name, int arity, String text) {
         checkIndicator(name, arity);
         Objects.requireNonNull(text, "text");
+        Optional<PrologError> tooLong = tooLong("patch", text);
+        if (tooLong.isPresent()) {
+            ensureOpen();
+            return new ReplaceResult(false, name + "/" + arity, List.of(), tooLong);
+        }
         return locked(() -> {
             ObjectNode req = request("replace");
             req.put("name", name);
@@ -214,6 +225,11 @@ public final class HarnessSession implements PrologSession {
     @Override
     public TestReport runTests(String testText) {
         Objects.requireNonNull(testText, "testText");
+        Optional<PrologError> tooLong = tooLong("test source", testText);
+        if (tooLong.isPresent()) {
+            ensureOpen();
+            return new TestReport(0, 0, 0, 0, List.of(), List.of(), tooLong);
+        }
         return locked(() -> {
             ObjectNode req = request("run_tests");
             req.put("text", testText);
@@ -269,6 +285,11 @@ public final class HarnessSession implements PrologSession {
     }
 
     private GoalResult runGoal(GoalRequest g) {
+        Optional<PrologError> tooLong = tooLong("goal text", g.goal());
+        if (tooLong.isPresent()) {
+            ensureOpen();
+            return GoalResult.failedWith(tooLong.get());
+        }
         return locked(() -> {
             ObjectNode req = request("goal");
             req.put("goal", g.goal());
@@ -386,6 +407,16 @@ public final class HarnessSession implements PrologSession {
 
     private JsonNode call(ObjectNode req, Duration timeout) {
         return liveTransport().call(req, timeout);
+    }
+
+    /** A resource_error when {@code text} is longer than the session accepts. */
+    private Optional<PrologError> tooLong(String what, String text) {
+        if (text.length() <= options.maxSourceChars()) {
+            return Optional.empty();
+        }
+        return Optional.of(PrologError.of("resource_error", "The " + what + " is " + text.length()
+                + " characters; this session accepts at most " + options.maxSourceChars()
+                + " (SessionOptions.maxSourceChars). Nothing was run."));
     }
 
     private static void checkIndicator(String name, int arity) {

@@ -1,0 +1,56 @@
+package io.prologtool.conformance;
+
+import io.prologtool.ConsultResult;
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PrologSession;
+import io.prologtool.SessionOptions;
+import io.prologtool.Term;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every limit overrun is an outcome or a typed error, and the session answers the next call. */
+public abstract class LimitsConformanceTest extends BackendFixture {
+
+    private static void assertAnswers(PrologSession s) {
+        assertThat(s.goal("X = ok").run().answers().get(0).get("X")).isEqualTo(Term.atom("ok"));
+    }
+
+    @Test
+    void textsOverTheSourceCapAreRefusedWithAResourceError() {
+        try (PrologSession s = backend.open(SessionOptions.builder().maxSourceChars(1000).build())) {
+            String big = "p(1).\n".repeat(200);
+            ConsultResult c = s.consult(big);
+            assertThat(c.errors()).singleElement().satisfies(d -> {
+                assertThat(d.kind()).isEqualTo("resource_error");
+                assertThat(d.message()).contains("1200").contains("1000");
+            });
+            assertThat(s.goal("catch(p(X), _, fail)").run().outcome()).isEqualTo(Outcome.FAILURE);
+            GoalResult g = s.goal("X = \"" + "a".repeat(2000) + "\"").run();
+            assertThat(g.error().orElseThrow().kind()).isEqualTo("resource_error");
+            assertThat(s.replacePredicate("p", 1, big).error().orElseThrow().kind()).isEqualTo("resource_error");
+            assertThat(s.runTests(big).error().orElseThrow().kind()).isEqualTo("resource_error");
+            assertAnswers(s);
+        }
+    }
+
+    @Test
+    void eachBoundIsAnOutcomeAndTheSessionGoesOn() {
+        session.consult("nat(0).\nnat(N) :- nat(M), N is M + 1.\n");
+        assertThat(session.goal("nat(X)").maxAnswers(5).run().truncated()).isTrue();
+        assertSessionAfter(session.goal("repeat, fail").timeLimit(Duration.ofMillis(300)).run(), Outcome.TIMEOUT);
+        assertSessionAfter(session.goal("nat(X), X > 1000000").maxDepth(1000).run(), Outcome.DEPTH_EXCEEDED);
+        assertSessionAfter(session.goal("nat(X), X < 0").maxInferences(50_000).run(), Outcome.INFERENCE_LIMIT);
+        GoalResult out = session.goal("forall(between(1, 100000, _), write(x))").run();
+        assertThat(out.outputTruncated()).isTrue();
+        assertAnswers(session);
+    }
+
+    private void assertSessionAfter(GoalResult r, Outcome expected) {
+        assertThat(r.outcome()).isEqualTo(expected);
+        assertAnswers(session);
+    }
+}
