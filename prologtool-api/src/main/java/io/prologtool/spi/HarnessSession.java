@@ -326,7 +326,7 @@ public final class HarnessSession implements PrologSession {
                 return;
             }
             open = false;
-            if (transport != null && transport.isAlive()) {
+            if (transport != null && transport.isAlive() && !transport.closingEndsProlog()) {
                 try {
                     ObjectNode req = TermJson.mapper().createObjectNode();
                     req.put("op", "close");

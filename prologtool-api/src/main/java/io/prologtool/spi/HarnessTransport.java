@@ -24,6 +24,14 @@ public interface HarnessTransport extends AutoCloseable {
     /** False once the Prolog behind this transport is gone. */
     boolean isAlive();
 
+    /**
+     * True when closing this transport ends its Prolog and all it holds (a child process per
+     * session): a closing session then skips the harness's close request.
+     */
+    default boolean closingEndsProlog() {
+        return false;
+    }
+
     /** What the Prolog wrote to its error stream lately, for error messages; may be empty. */
     default String recentErrorOutput() {
         return "";

@@ -89,6 +89,11 @@ final class ProcessTransport implements HarnessTransport {
     }
 
     @Override
+    public boolean closingEndsProlog() {
+        return true;
+    }
+
+    @Override
     public boolean isAlive() {
         return !closed && process.isAlive();
     }
