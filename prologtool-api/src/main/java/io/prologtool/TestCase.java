@@ -19,4 +19,25 @@ public record TestCase(String unit, String name, TestStatus status, String messa
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(message, "message");
     }
+
+    /** True when the test passed. */
+    public boolean passed() {
+        return status == TestStatus.PASSED;
+    }
+
+    /** True when the test failed. */
+    public boolean failed() {
+        return status == TestStatus.FAILED;
+    }
+
+    /** True when the test was blocked or otherwise not run. */
+    public boolean skipped() {
+        return status == TestStatus.SKIPPED;
+    }
+
+    @Override
+    public String toString() {
+        return unit + ":" + name + " " + status.wireName() + (line > 0 ? " (line " + line + ")" : "")
+                + (message.isEmpty() ? "" : ": " + message);
+    }
 }

@@ -28,4 +28,36 @@ public record TestReport(int passed, int failed, int skipped, int total, List<Te
     public boolean allPassed() {
         return error.isEmpty() && failed == 0;
     }
+
+    /** The results with {@code status}, in run order. */
+    public List<TestCase> results(TestStatus status) {
+        Objects.requireNonNull(status, "status");
+        return results.stream().filter(c -> c.status() == status).toList();
+    }
+
+    /** The failed tests, in run order. */
+    public List<TestCase> failures() {
+        return results(TestStatus.FAILED);
+    }
+
+    /** The first result of test {@code name} in unit {@code unit} (as the user named them). */
+    public Optional<TestCase> result(String unit, String name) {
+        return results.stream().filter(c -> c.unit().equals(unit) && c.name().equals(name)).findFirst();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("TestReport[passed=").append(passed).append(", failed=").append(failed)
+                .append(", skipped=").append(skipped).append(", total=").append(total);
+        error.ifPresent(e -> sb.append(", error=").append(e));
+        for (TestCase c : results) {
+            if (c.status() != TestStatus.PASSED) {
+                sb.append(", ").append(c);
+            }
+        }
+        if (!messages.isEmpty()) {
+            sb.append(", messages=").append(messages);
+        }
+        return sb.append(']').toString();
+    }
 }

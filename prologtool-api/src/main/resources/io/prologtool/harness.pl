@@ -47,6 +47,7 @@
 :- dynamic
     session/2,                  % Module, Options
     session_message/3,          % Module, Seq, Diagnostic (json term)
+    session_source/2,           % Module, SourceId: what to unload on close
     halt_allowed/0.
 :- thread_local
     collected/1,                % diagnostics of the running consult
@@ -96,6 +97,9 @@ empty_input :-
 %   JSON reply per line on the original stdout. Halts when stdin ends.
 
 serve :-
+    % A saved state built with `swipl -c` starts with autoloading off;
+    % sessions rely on it (member/2, sum_list/2, ...).
+    set_prolog_flag(autoload, true),
     % The process's own descriptors: user_input is already the empty stream.
     stream_property(ProtoIn, file_no(0)),
     stream_property(ProtoOut, file_no(1)),
@@ -236,6 +240,7 @@ open_session(M, Req) :-
     forall(member(Head, [halt, halt(_), abort]),
            ( M:redefine_system_predicate(Head),
              assertz((M:Head :- prologtool_harness:refuse_halt(M, Head))) )),
+    guard_session_module(M),            % harness_limits.pl
     assertz(session(M, Opts)),
     nb_setval('$pt_consults', 0).
 
@@ -262,16 +267,17 @@ close_session(M) :-
            ),
            abolish_quietly(M, Name/Arity)),
     retractall(session_message(M, _, _)),
-    retractall(session(M, _)).
+    retractall(session_source(M, _)),
+    retractall(session(M, _)),
+    forget_session_module(M).           % harness_limits.pl
 
 abolish_quietly(M, PI) :-
     catch(abolish(M:PI), _, true).
 
+%   The sources a session loaded. (source_file/1 does not list them:
+%   sources loaded from a stream have modification time 0.)
 consult_source(M, Id) :-
-    source_file(Id),
-    atom(Id),
-    atom_concat('prologtool://', Rest, Id),
-    atomic_list_concat([M|_], '/', Rest).
+    session_source(M, Id).
 
 option_value(Req, Key, Default, Value) :-
     (   get_dict(Key, Req, V0), V0 \== null
@@ -299,7 +305,7 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
     setup_call_cleanup(
         open_string(Text, In),
         with_captured_output(
-            catch(call_with_time_limit(
+            catch(limit_time(
                       TimeLimit,
                       setup_call_cleanup(
                           nb_setval('$pt_loading', M),
@@ -322,7 +328,8 @@ load_exception(E) :-
 
 next_source_id(M, Id) :-
     flag(prologtool_consults, N, N+1),
-    format(atom(Id), 'prologtool://~w/~d', [M, N]).
+    format(atom(Id), 'prologtool://~w/~d', [M, N]),
+    assertz(session_source(M, Id)).
 
 remember_messages(M, Diags) :-
     forall(member(D, Diags),
@@ -637,7 +644,7 @@ limited(M, Goal, Bindings, MaxDepth, MaxInf, TimeLimit, Limit, State) :-
     ;   must_be(positive_integer, MaxInf),
         Bounded = inference_bounded(Search, MaxInf, State)
     ),
-    call_with_time_limit(TimeLimit, Bounded).
+    limit_time(TimeLimit, Bounded).
 
 inference_bounded(Search, MaxInf, State) :-
     call_with_inference_limit(Search, MaxInf, R),
@@ -752,10 +759,12 @@ with_captured_output(Goal, Max, Output, Cut) :-
           set_output(Cap)
         ),
         once(Goal),
-        ( catch(close(Cap), _, true),
-          set_stream(OldOut, alias(user_output)),
+        ( set_stream(OldOut, alias(user_output)),
           set_stream(OldErr, alias(user_error)),
-          set_output(OldCur)
+          set_output(OldCur),
+          % closed last: closing a stream that still holds a standard
+          % alias leaks about 300 bytes per call in SWI-Prolog 9.0.4
+          catch(close(Cap), _, true)
         )),
     nb_getval('$pt_out', out(_, Parts, Cut0)),
     reverse(Parts, Chunks),

@@ -223,7 +223,7 @@ public abstract class ToolsConformanceTest extends BackendFixture {
         assertThat(r.get("node_count").asInt()).isGreaterThan(3);
         assertThat(r.get("truncated").asBoolean()).isFalse();
         JsonNode tree = r.get("tree");
-        assertThat(tree.get("goal").asText()).isEqualTo("ancestor(a,d)");
+        assertThat(tree.get("goal").asText()).isEqualTo("ancestor(a, d)");
         assertThat(tree.has("rule") && tree.has("kind") && tree.has("children")).isTrue();
     }
 
