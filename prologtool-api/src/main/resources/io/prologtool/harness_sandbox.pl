@@ -42,7 +42,7 @@ check_isolation(M, Term) :-
 
 isolation_violation(M, Term, Culprit, Why) :-
     sub_term(Sub, Term),
-    compound(Sub),
+    callable(Sub),
     violation(M, Sub, Culprit, Why),
     !.
 
@@ -65,6 +65,10 @@ violation(_, Goal, Goal, Why) :-
     ),
     \+ (atom(Flag), module_local_flag(Flag)),
     format(atom(Why), 'the flag ~q is shared by every session', [Flag]).
+violation(_, Goal, Goal, Why) :-
+    callable(Goal),
+    (   Goal = run_tests ; Goal = run_tests(_) ; Goal = run_tests(_, _) ),
+    Why = 'run_tests would run every session\'s units; use the run_tests tool (runTests)'.
 violation(M, Goal, Goal, Why) :-
     sandboxed_session(M),
     nonvar(Goal),
