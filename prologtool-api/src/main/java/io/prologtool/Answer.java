@@ -11,14 +11,25 @@ import java.util.stream.Collectors;
  * bound to a {@link Term}. Variables whose names start with {@code _} are left out, as the SWI-Prolog
  * toplevel does. Free variables in the answer are {@link Term.Var}s named {@code _G1}, {@code _G2}, ...,
  * shared where the answer shares them.
+ *
+ * <p>When constraints remain on the answer's variables (CLP(FD) domains, {@code dif/2},
+ * {@code freeze/2}), {@link #residualGoals()} lists them as Prolog text, written with the query's
+ * variable names where a query variable is still free: {@code X in 1..3} for {@code X in 1..3, X #\= 4}.
  */
 public final class Answer {
 
     private final Map<String, Term> bindings;
+    private final List<String> residualGoals;
 
-    /** An answer with these bindings; iteration order is kept. */
+    /** An answer with these bindings and no residual goals; iteration order is kept. */
     public Answer(Map<String, ? extends Term> bindings) {
+        this(bindings, List.of());
+    }
+
+    /** An answer with these bindings and residual goals (Prolog text, one goal each). */
+    public Answer(Map<String, ? extends Term> bindings, List<String> residualGoals) {
         this.bindings = Collections.unmodifiableMap(new LinkedHashMap<>(bindings));
+        this.residualGoals = List.copyOf(residualGoals);
     }
 
     /**
@@ -45,24 +56,36 @@ public final class Answer {
         return bindings;
     }
 
+    /**
+     * The constraints that remain on the answer's variables, as Prolog text, e.g.
+     * {@code ["X in 1..3", "dif(Y,a)"]}; empty when there are none.
+     */
+    public List<String> residualGoals() {
+        return residualGoals;
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof Answer a && bindings.equals(a.bindings);
+        return o instanceof Answer a && bindings.equals(a.bindings) && residualGoals.equals(a.residualGoals);
     }
 
     @Override
     public int hashCode() {
-        return bindings.hashCode();
+        return bindings.hashCode() * 31 + residualGoals.hashCode();
     }
 
-    /** Like the toplevel: {@code X = bob, Y = [1,2]}, or {@code true} for no variables. */
+    /**
+     * Like the toplevel: {@code X = bob, Y = [1,2]}, then the residual goals, or {@code true} for no
+     * variables and no residual goals.
+     */
     @Override
     public String toString() {
-        if (bindings.isEmpty()) {
+        if (bindings.isEmpty() && residualGoals.isEmpty()) {
             return "true";
         }
-        return bindings.entrySet().stream()
-                .map(e -> e.getKey() + " = " + e.getValue())
+        return java.util.stream.Stream.concat(
+                        bindings.entrySet().stream().map(e -> e.getKey() + " = " + e.getValue()),
+                        residualGoals.stream())
                 .collect(Collectors.joining(", "));
     }
 }

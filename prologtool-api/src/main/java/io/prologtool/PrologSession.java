@@ -89,6 +89,33 @@ public interface PrologSession extends AutoCloseable {
     TraceRequest trace(String goalText);
 
     /**
+     * Loads the rule base {@code name} from {@link #ruleBases()} into the session: a consult of its
+     * text, journalled like any other (diagnostics have lines in the rule base's text). A name that
+     * is invalid or not found is a result with one error diagnostic (kind {@code load_error}) whose
+     * message starts with the rule base error code ({@code RULEBASE_001 ...}); nothing is loaded.
+     *
+     * <pre>{@code
+     * session.useRuleBase("family");
+     * session.goal("grandparent(tom, Who)").run();
+     * }</pre>
+     */
+    default ConsultResult useRuleBase(String name) {
+        java.util.Objects.requireNonNull(name, "name");
+        RuleBaseResult<String> text = ruleBases().get(name);
+        if (text.error().isPresent()) {
+            RuleBaseError e = text.error().get();
+            return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
+                    e.code().wireName() + ": " + e.message(), 0, 0)), "", false);
+        }
+        return consult(text.value());
+    }
+
+    /** The rule bases {@link #useRuleBase(String)} loads from (see {@link SessionOptions#ruleBases()}). */
+    default RuleBaseStore ruleBases() {
+        return RuleBaseStore.defaultStore();
+    }
+
+    /**
      * How many times the Prolog serving this session died (a crash, a kill, a time limit that had to be
      * enforced by stopping it). Always 0 on backends where that cannot happen.
      */

@@ -30,8 +30,10 @@ public final class SessionOptions {
     private final Duration consultTimeLimit;
     private final boolean sandboxed;
     private final int maxSourceChars;
+    private final RuleBaseStore ruleBases;
 
     private SessionOptions(Builder b) {
+        this.ruleBases = b.ruleBases;
         this.maxSourceChars = b.maxSourceChars;
         this.stackLimitBytes = b.stackLimitBytes;
         this.maxOutputChars = b.maxOutputChars;
@@ -78,6 +80,14 @@ public final class SessionOptions {
         return sandboxed;
     }
 
+    /**
+     * Where {@link PrologSession#useRuleBase(String)} finds rule bases: the store set with
+     * {@link Builder#ruleBases(RuleBaseStore)}, else {@link RuleBaseStore#defaultStore()}.
+     */
+    public RuleBaseStore ruleBases() {
+        return ruleBases != null ? ruleBases : RuleBaseStore.defaultStore();
+    }
+
     @Override
     public String toString() {
         return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars
@@ -92,8 +102,15 @@ public final class SessionOptions {
         private Duration consultTimeLimit = DEFAULT_CONSULT_TIME_LIMIT;
         private boolean sandboxed;
         private int maxSourceChars = DEFAULT_MAX_SOURCE_CHARS;
+        private RuleBaseStore ruleBases;
 
         private Builder() {
+        }
+
+        /** The rule bases {@link PrologSession#useRuleBase(String)} loads from (default: the system store). */
+        public Builder ruleBases(RuleBaseStore store) {
+            this.ruleBases = Objects.requireNonNull(store, "store");
+            return this;
         }
 
         /** Cap on one text (consult, patch, test source, goal) in characters, at least 1. */

@@ -129,6 +129,11 @@ public final class SessionRegistry implements AutoCloseable {
         return new Builder(backend);
     }
 
+    /** The backend this registry opens sessions on. */
+    public PrologBackend backend() {
+        return backend;
+    }
+
     /** Opens a session with default options. */
     public PrologSession open() {
         return open(SessionOptions.defaults());
@@ -409,6 +414,11 @@ public final class SessionRegistry implements AutoCloseable {
         @Override
         public PredicateInfo inspect(String name, int arity) {
             return use(() -> delegate.inspect(name, arity));
+        }
+
+        @Override
+        public RuleBaseStore ruleBases() {
+            return delegate.ruleBases();
         }
 
         @Override

@@ -47,7 +47,7 @@
 :- dynamic
     session/2,                  % Module, Options
     session_message/3,          % Module, Seq, Diagnostic (json term)
-    session_source/2,           % Module, SourceId: what to unload on close
+    loaded_source/2,            % Module, SourceId: what to unload on close
     halt_allowed/0.
 :- thread_local
     collected/1,                % diagnostics of the running consult
@@ -234,7 +234,10 @@ open_session(M, Req) :-
     % The module inherits from system only: it sees the built-ins and
     % autoloads libraries, but nothing in user or in other sessions.
     set_module(M:base(system)),
-    set_module(M:class(user)),
+    (   module_property(M, class(temporary))
+    ->  true                        % an execute's module (harness_execute.pl)
+    ;   set_module(M:class(user))
+    ),
     % Users say halt; inside a session that is an error, not an exit.
     % abort/0 would end a plain swipl process just the same.
     forall(member(Head, [halt, halt(_), abort]),
@@ -267,7 +270,7 @@ close_session(M) :-
            ),
            abolish_quietly(M, Name/Arity)),
     retractall(session_message(M, _, _)),
-    retractall(session_source(M, _)),
+    retractall(loaded_source(M, _)),
     retractall(session(M, _)),
     forget_session_module(M).           % harness_limits.pl
 
@@ -277,7 +280,7 @@ abolish_quietly(M, PI) :-
 %   The sources a session loaded. (source_file/1 does not list them:
 %   sources loaded from a stream have modification time 0.)
 consult_source(M, Id) :-
-    session_source(M, Id).
+    loaded_source(M, Id).
 
 option_value(Req, Key, Default, Value) :-
     (   get_dict(Key, Req, V0), V0 \== null
@@ -320,16 +323,21 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
 
 load_exception(time_limit_exceeded) :-
     !,
+    diagnostic_extra(time_limit_exceeded, Extra),
     add_diagnostic(error, load_error,
-                   "Loading did not finish within the time limit", 0, 0).
+                   "Loading did not finish within the time limit", 0, 0, Extra).
 load_exception(E) :-
     error_message(E, Msg),
-    add_diagnostic(error, load_error, Msg, 0, 0).
+    diagnostic_extra(E, Extra),
+    add_diagnostic(error, load_error, Msg, 0, 0, Extra).
 
 next_source_id(M, Id) :-
-    flag(prologtool_consults, N, N+1),
+    (   nb_current('$pt_executing', true)
+    ->  N = 0                       % execute's one source: the same name each time
+    ;   flag(prologtool_consults, N, N+1)
+    ),
     format(atom(Id), 'prologtool://~w/~d', [M, N]),
-    assertz(session_source(M, Id)).
+    assertz(loaded_source(M, Id)).
 
 remember_messages(M, Diags) :-
     forall(member(D, Diags),
@@ -465,14 +473,20 @@ diagnostic(Term, Kind, Lines) :-
         memberchk(line=Line, Prev),
         memberchk(severity=error, Prev)
     ->  true                    % the directive raised; its error is reported
-    ;   add_diagnostic(Severity, DKind, Msg, Line, Column)
+    ;   diagnostic_extra(Term, Extra),
+        add_diagnostic(Severity, DKind, Msg, Line, Column, Extra)
     ).
 
 add_diagnostic(Severity, Kind, Msg, Line, Column) :-
+    add_diagnostic(Severity, Kind, Msg, Line, Column, []).
+
+%   Extra: more pairs for the diagnostic (execute adds the error's
+%   category, see diagnostic_extra/2 in harness_execute.pl).
+add_diagnostic(Severity, Kind, Msg, Line, Column, Extra) :-
     Base = [severity=Severity, kind=Kind, message=Msg],
     (   Line > 0 -> L = [line=Line] ; L = [] ),
     (   Column > 0 -> C = [column=Column] ; C = [] ),
-    append([Base, L, C], Pairs),
+    append([Base, L, C, Extra], Pairs),
     assertz(collected(json(Pairs))).
 
 severity(error, error).
@@ -564,24 +578,44 @@ message_lines_text(Lines, Text) :-
 %   run_goal(+Module, +GoalText, +Req, -ReplyPairs)
 
 run_goal(M, Text, Req, Pairs) :-
+    goal_limits(Req, Limits),
+    option_value(Req, allow_side_effects, true, SideEffects),
+    parse_goal(M, Text, Goal, Bindings),
+    check_side_effects(SideEffects, M, Goal),
+    apply_stack_limit(Req),
+    solve_goal(M, Goal, Bindings, Limits, false, Solved),
+    goal_pairs(M, Bindings, Solved, Pairs).
+
+%   goal_limits(+Req, -Limits): the bounds of a goal request, checked.
+%   Limits = limits(MaxAnswers, TimeLimit, MaxDepth, MaxInferences, MaxOutput).
+goal_limits(Req, limits(MaxAnswers, TimeLimit, MaxDepth, MaxInf, MaxOut)) :-
     option_value(Req, max_answers, 10, MaxAnswers),
     option_value(Req, time_limit, 30, TimeLimit),
     option_value(Req, max_depth, 1000000, MaxDepth),
     option_value(Req, max_inferences, infinite, MaxInf),
     option_value(Req, max_output, 65536, MaxOut),
-    option_value(Req, allow_side_effects, true, SideEffects),
     must_be(positive_integer, MaxAnswers),
     must_be(positive_integer, MaxDepth),
     (   number(TimeLimit), TimeLimit > 0
     ->  true
     ;   domain_error(positive_time_limit, TimeLimit)
-    ),
-    parse_goal(M, Text, Goal, Bindings),
-    check_side_effects(SideEffects, M, Goal),
+    ).
+
+%!  solve_goal(+Module, +Goal, +Bindings, +Limits, +Lines, -Solved) is det.
+%
+%   Search Goal (parsed, checked) under Limits, keeping the answers found
+%   before a bound or an error stopped it. Solved is
+%   solved(Outcome, Error, Answers, Truncated, Output, OutputCut):
+%   Error is the exception term when Outcome is error, else none; each
+%   answer is answer(Json, Residuals, Line), Line a toplevel-style text
+%   when Lines is true (else "").
+
+solve_goal(M, Goal, Bindings, limits(MaxAnswers, TimeLimit, MaxDepth, MaxInf, MaxOut),
+           Lines, solved(Outcome, Error, Answers, Truncated, Output, OutputCut)) :-
     Limit is MaxAnswers + 1,
-    apply_stack_limit(Req),
     retractall(answer_(_)),
-    State = state(0, false, complete),      % answers, depth hit, inference
+    % answers, depth hit, inference, answer lines wanted
+    State = state(0, false, complete, Lines),
     with_captured_output(
         catch(limited(M, Goal, Bindings, MaxDepth, MaxInf, TimeLimit,
                       Limit, State),
@@ -596,21 +630,41 @@ run_goal(M, Text, Req, Pairs) :-
     ;   Truncated = false,
         Answers = Answers0
     ),
-    outcome(E, M, State, Count, Outcome, ErrorPairs),
-    (   nb_current('$pt_halt_attempted', true), Outcome \== error
-    ->  refused_halt_error(HaltError),
-        error_json(HaltError, M, HaltPairs),
-        Pairs0 = [outcome=error, error=json(HaltPairs)]
-    ;   Pairs0 = [outcome=Outcome|ErrorPairs]
+    outcome(E, State, Count, Outcome0),
+    (   nb_current('$pt_halt_attempted', true), Outcome0 \== error
+    ->  refused_halt_error(Error),
+        Outcome = error
+    ;   Outcome = Outcome0,
+        ( Outcome == error -> Error = E ; Error = none )
+    ).
+
+%   The reply of a goal request. Residual goals (constraints left on the
+%   answer's variables) come as a parallel list, only when there are any.
+goal_pairs(M, Bindings, solved(Outcome, Error, Answers, Truncated, Output, OutputCut),
+           Pairs) :-
+    (   Outcome == error
+    ->  error_json(Error, M, ErrorPairs),
+        Pairs0 = [outcome=error, error=json(ErrorPairs)]
+    ;   Pairs0 = [outcome=Outcome]
     ),
     pairs_keys(Bindings, Names),
+    maplist([answer(J, _, _), J]>>true, Answers, Jsons),
+    residual_pairs(Answers, ResidualPairs),
     ( Outcome == depth_exceeded -> DepthHit = true ; DepthHit = false ),
-    append(Pairs0,
-           [ variables=Names, answers=Answers, count=Count1,
-             truncated= @(Truncated), depth_exceeded= @(DepthHit),
-             output=Output, output_truncated= @(OutputCut) ],
-           Pairs),
-    length(Answers, Count1).
+    length(Jsons, Count),
+    append([ Pairs0,
+             [ variables=Names, answers=Jsons, count=Count,
+               truncated= @(Truncated), depth_exceeded= @(DepthHit),
+               output=Output, output_truncated= @(OutputCut) ],
+             ResidualPairs ],
+           Pairs).
+
+residual_pairs(Answers, Pairs) :-
+    maplist([answer(_, R, _), R]>>true, Answers, Residuals),
+    (   member(R, Residuals), R \== []
+    ->  Pairs = [residuals=Residuals]
+    ;   Pairs = []
+    ).
 
 %   The stack limit is a per-thread flag; in-process backends share one
 %   process, so each goal sets its session's limit.
@@ -662,7 +716,8 @@ search(M, Goal, Bindings, MaxDepth, Limit, State) :-
             fail
         ;   true
         ),
-        encode_answer(Bindings, Template, Answer),
+        arg(4, State, Lines),
+        encode_answer(M, Bindings, Template, Lines, Answer),
         assertz(answer_(Answer)),
         arg(1, State, N0),
         N is N0 + 1,
@@ -672,7 +727,7 @@ search(M, Goal, Bindings, MaxDepth, Limit, State) :-
     ;   true
     ).
 
-outcome(E, _, State, Count, Outcome, []) :-
+outcome(E, State, Count, Outcome) :-
     var(E),
     !,
     (   arg(3, State, inference_limit)
@@ -683,10 +738,9 @@ outcome(E, _, State, Count, Outcome, []) :-
     ->  Outcome = failure
     ;   Outcome = success
     ).
-outcome(time_limit_exceeded, _, _, _, timeout, []) :- !.
-outcome(inference_limit_exceeded, _, _, _, inference_limit, []) :- !.
-outcome(E, M, _, _, error, [error=json(ErrorPairs)]) :-
-    error_json(E, M, ErrorPairs).
+outcome(time_limit_exceeded, _, _, timeout) :- !.
+outcome(inference_limit_exceeded, _, _, inference_limit) :- !.
+outcome(_, _, _, error).
 
 %   parse_goal(+Module, +Text, -Goal, -Bindings)
 %
@@ -792,19 +846,91 @@ stream_close(_Stream).
                  *        TERMS TO JSON         *
                  *******************************/
 
-%   encode_answer(+Bindings, +Template, -Json)
+%   encode_answer(+Module, +Bindings, +Template, +Lines, -Answer)
 %
-%   Bindings and Template share variables; the answer is copied so that
-%   naming its free variables cannot disturb the search.
+%   Answer is answer(Json, Residuals, Line). Bindings and Template share
+%   variables; the answer is copied so that naming its free variables
+%   cannot disturb the search. Residuals are the goals that still
+%   constrain the answer's variables (copy_term/3: CLP(FD) domains,
+%   dif/2, freeze/2), as text with the query's variable names; Line, when
+%   Lines is true, is the answer as the toplevel shows it
+%   ("X = a, Y in 1..3"), else "".
 
-encode_answer(Bindings, Template, json(Pairs)) :-
+encode_answer(M, Bindings, Template, Lines, answer(json(Pairs), Residuals, Line)) :-
     pairs_keys(Bindings, Names),
-    copy_term(Template, Copy0, _Residue),
+    copy_term(Template, Copy0, Residue),
     factorize(Copy0, Copy),
+    (   Residue == [], Lines \== true
+    ->  Residuals = [], Line = ""
+    ;   answer_texts(M, Names, Copy, Residue, Lines, Residuals, Line)
+    ),
     term_variables(Copy, FreeVars),
     name_variables(FreeVars, 1),
     Copy =.. [_|Values],
     maplist([Name, Value, Name=J]>>term_json(Value, J), Names, Values, Pairs).
+
+%   The texts are written from a copy: a query variable that is still
+%   free shows as its own name, other free variables as _G<N>, numbered
+%   as in the JSON answer.
+answer_texts(M, Names, Copy, Residue0, Lines, Residuals, Line) :-
+    (   catch(answer_texts_(M, Names, Copy, Residue0, Lines, Residuals, Line), _, fail)
+    ->  true
+    ;   Residuals = [], Line = "<unprintable>"
+    ).
+
+answer_texts_(M, Names, Copy, Residue0, Lines, Residuals, Line) :-
+    copy_term(Copy-Residue0, Shown-Residue),
+    Shown =.. [_|Values],
+    term_variables(Shown, Vars),
+    maplist([Name, V]>>( var(V) -> V = '$VAR'(Name) ; true ), Names, Values),
+    number_answer_vars(Vars, 1),
+    term_variables(Residue, Rest),
+    maplist(=('$VAR'('_')), Rest),
+    maplist(residual_text(M), Residue, Residuals),
+    (   Lines == true
+    ->  answer_line(M, Names, Values, Residuals, Line)
+    ;   Line = ""
+    ).
+
+number_answer_vars([], _).
+number_answer_vars([V|Vs], N) :-
+    (   var(V)
+    ->  format(atom(Name), '_G~d', [N]),
+        V = '$VAR'(Name)
+    ;   true
+    ),
+    N1 is N + 1,
+    number_answer_vars(Vs, N1).
+
+%   A residual goal is written with the operators of the module that
+%   owns it (clpfd:(X in 1..3) reads X in 1..3), without the qualifier.
+residual_text(M, Goal, Text) :-
+    (   nonvar(Goal), Goal = Q:G, atom(Q)
+    ->  answer_text(Q, G, 1200, Text)
+    ;   answer_text(M, Goal, 1200, Text)
+    ).
+
+answer_line(M, Names, Values, Residuals, Line) :-
+    foldl(binding_text(M), Names, Values, Texts, []),
+    append(Texts, Residuals, Parts),
+    (   Parts == []
+    ->  Line = "true"
+    ;   atomic_list_concat(Parts, ', ', Atom),
+        atom_string(Atom, Line)
+    ).
+
+binding_text(M, Name, Value, Texts, Tail) :-
+    (   Value == '$VAR'(Name)
+    ->  Texts = Tail
+    ;   answer_text(M, Value, 699, ValueText),
+        format(string(Text), "~w = ~w", [Name, ValueText]),
+        Texts = [Text|Tail]
+    ).
+
+answer_text(M, Term, Priority, Text) :-
+    format(string(Text), "~W",
+           [Term, [ quoted(true), numbervars(true), portray(false),
+                    spacing(next_argument), priority(Priority), module(M) ]]).
 
 factorize(T, T) :-
     acyclic_term(T),
@@ -1059,6 +1185,7 @@ lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
 :- include(harness_trace).      % trace
 :- include(harness_limits).     % limits user code cannot defeat
 :- include(harness_sandbox).    % isolation between sessions, sandbox
+:- include(harness_execute).    % execute (stateless runs), parse
 
                  /*******************************
                  *          LOAD HOOKS          *

@@ -315,6 +315,52 @@ public final class HarnessSession implements PrologSession {
         });
     }
 
+    /**
+     * Sends one {@code execute} request (the stateless run behind {@link io.prologtool.PrologExecutor}):
+     * the harness runs it in a temporary module of this session's Prolog and destroys that module
+     * afterwards, so the session's own program is neither seen nor changed. A Prolog that died since
+     * the last call is restored first. The request's {@code op} and {@code session} are set here.
+     *
+     * @param timeout how long to wait for the reply; past it the Prolog is stopped
+     * @throws HarnessTimeoutException when no reply came in time (the Prolog was stopped)
+     * @throws HarnessCrashedException when the Prolog died during the call
+     * @throws SessionClosedException  when this session is closed
+     */
+    public JsonNode execute(ObjectNode request, Duration timeout) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(timeout, "timeout");
+        return locked(() -> {
+            ObjectNode req = request.deepCopy();
+            req.put("op", "execute");
+            req.put("session", id);
+            JsonNode reply = call(req, timeout);
+            requireOk(reply, "execute");
+            return reply;
+        });
+    }
+
+    /**
+     * Reads {@code text} as Prolog clauses without running anything (no directive runs; only
+     * {@code op/3} declarations and the operators of loaded libraries named by {@code use_module}
+     * take effect while reading) and returns its syntax errors and singleton warnings, with lines
+     * in {@code text}. The session's program is not touched.
+     */
+    public List<Diagnostic> checkSyntax(String text) {
+        Objects.requireNonNull(text, "text");
+        return locked(() -> {
+            ObjectNode req = request("parse");
+            req.put("text", text);
+            JsonNode reply = call(req, ADMIN_TIMEOUT);
+            requireOk(reply, "parse");
+            return diagnostics(reply.path("messages"));
+        });
+    }
+
+    @Override
+    public io.prologtool.RuleBaseStore ruleBases() {
+        return options.ruleBases();
+    }
+
     @Override
     public void close() {
         if (!open) {
@@ -488,19 +534,27 @@ public final class HarnessSession implements PrologSession {
             return GoalResult.failedWith(error(reply.path("error")));
         }
         Outcome outcome = Outcome.fromWireName(reply.path("outcome").asText());
+        List<Answer> answers = answers(reply);
+        Optional<PrologError> error = outcome == Outcome.ERROR
+                ? Optional.of(error(reply.path("error"))) : Optional.empty();
+        return new GoalResult(outcome, answers, reply.path("output").asText(""),
+                reply.path("output_truncated").asBoolean(false), reply.path("truncated").asBoolean(false), error);
+    }
+
+    /** The answers of a goal or execute reply, with their residual goals (a parallel list, optional). */
+    static List<Answer> answers(JsonNode reply) {
         List<Answer> answers = new ArrayList<>();
+        JsonNode residuals = reply.path("residuals");
+        int i = 0;
         for (JsonNode a : reply.path("answers")) {
             Map<String, io.prologtool.Term> bindings = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 bindings.put(e.getKey(), TermJson.decode(e.getValue()));
             }
-            answers.add(new Answer(bindings));
+            answers.add(new Answer(bindings, texts(residuals.path(i++))));
         }
-        Optional<PrologError> error = outcome == Outcome.ERROR
-                ? Optional.of(error(reply.path("error"))) : Optional.empty();
-        return new GoalResult(outcome, answers, reply.path("output").asText(""),
-                reply.path("output_truncated").asBoolean(false), reply.path("truncated").asBoolean(false), error);
+        return answers;
     }
 
     static PrologError error(JsonNode e) {

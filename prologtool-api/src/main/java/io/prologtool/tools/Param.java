@@ -15,7 +15,9 @@ record Param(String name, Type type, boolean required, JsonNode defaultValue, Li
              String description) {
 
     enum Type {
-        STRING("string"), INTEGER("integer"), NUMBER("number"), BOOLEAN("boolean");
+        STRING("string"), INTEGER("integer"), NUMBER("number"), BOOLEAN("boolean"),
+        /** A JSON array of strings. */
+        STRING_ARRAY("array");
 
         final String schemaName;
 
@@ -45,6 +47,9 @@ record Param(String name, Type type, boolean required, JsonNode defaultValue, Li
     ObjectNode schema() {
         ObjectNode s = F.objectNode();
         s.put("type", type.schemaName);
+        if (type == Type.STRING_ARRAY) {
+            s.putObject("items").put("type", "string");
+        }
         if (!allowed.isEmpty()) {
             ArrayNode e = s.putArray("enum");
             allowed.forEach(e::add);
@@ -71,10 +76,12 @@ record Param(String name, Type type, boolean required, JsonNode defaultValue, Li
             case INTEGER -> v.isIntegralNumber() && v.canConvertToLong();
             case NUMBER -> v.isNumber();
             case BOOLEAN -> v.isBoolean();
+            case STRING_ARRAY -> v.isArray() && java.util.stream.StreamSupport.stream(v.spliterator(), false)
+                    .allMatch(JsonNode::isTextual);
         };
         if (!ok) {
             throw new ToolFailure("invalid_arguments", "argument '" + name + "' must be a JSON "
-                    + type.schemaName + ", got " + describe(v));
+                    + (type == Type.STRING_ARRAY ? "array of strings" : type.schemaName) + ", got " + describe(v));
         }
         if (!allowed.isEmpty() && !allowed.contains(v.asText())) {
             throw new ToolFailure("invalid_arguments", "argument '" + name + "' must be one of " + allowed

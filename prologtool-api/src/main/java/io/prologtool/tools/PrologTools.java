@@ -8,16 +8,23 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.prologtool.Answer;
 import io.prologtool.ConsultResult;
 import io.prologtool.Diagnostic;
+import io.prologtool.ExecutionRequest;
+import io.prologtool.ExecutionResult;
 import io.prologtool.GoalRequest;
 import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PredicateInfo;
 import io.prologtool.PrologBackend;
 import io.prologtool.PrologError;
+import io.prologtool.PrologExecutor;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologToolException;
 import io.prologtool.ProofTree;
 import io.prologtool.ReplaceResult;
+import io.prologtool.RuleBaseError;
+import io.prologtool.RuleBaseInfo;
+import io.prologtool.RuleBaseResult;
+import io.prologtool.RuleBaseStore;
 import io.prologtool.SessionClosedException;
 import io.prologtool.SessionRegistry;
 import io.prologtool.Severity;
@@ -39,12 +46,15 @@ import static io.prologtool.tools.Param.Type.BOOLEAN;
 import static io.prologtool.tools.Param.Type.INTEGER;
 import static io.prologtool.tools.Param.Type.NUMBER;
 import static io.prologtool.tools.Param.Type.STRING;
+import static io.prologtool.tools.Param.Type.STRING_ARRAY;
 
 /**
  * The JSON tool layer for agents: the nine tools of PrologMCP ({@code consult_text}, {@code run_goal},
  * {@code inspect_predicate}, {@code get_source}, {@code replace_predicate}, {@code list_messages},
  * {@code run_tests}, {@code trace_goal}, {@code close_session}) with the paper's names, argument
- * names, defaults and response keys. Sessions are addressed by {@code load_id}.
+ * names, defaults and response keys, and the five of prolog-reasoner ({@code execute_prolog},
+ * {@code list_rule_bases}, {@code get_rule_base}, {@code save_rule_base}, {@code delete_rule_base})
+ * with its names, defaults and reply shapes. Sessions are addressed by {@code load_id}.
  *
  * <pre>{@code
  * try (PrologTools tools = PrologTools.over(backend)) {
@@ -56,7 +66,12 @@ import static io.prologtool.tools.Param.Type.STRING;
  *
  * <p>{@link #call} never throws: every failure — unknown tool, malformed JSON, a missing or mistyped
  * argument, an unknown or closed {@code load_id}, a goal that raises — is a reply
- * {@code {"ok": false, "error": {"kind", "message", "prolog_term"}}}. Thread-safe.
+ * {@code {"ok": false, "error": {"kind", "message", "prolog_term"}}}. The prolog-reasoner tools keep
+ * that tool's own reply shapes for what they report: {@code execute_prolog} replies
+ * {@code {"success", "output", "query", "error", "metadata", "answers"}}, and the rule base tools report
+ * a missing, badly named, unreadable or too large rule base as
+ * {@code {"success": false, "error": text, "error_code": "RULEBASE_00x"}}; a call that cannot be
+ * served at all (a missing argument, say) is the {@code ok: false} reply above. Thread-safe.
  */
 public final class PrologTools implements AutoCloseable {
 
@@ -64,6 +79,9 @@ public final class PrologTools implements AutoCloseable {
 
     private final SessionRegistry registry;
     private final boolean ownsRegistry;
+    private final PrologExecutor executor;
+    private final boolean ownsExecutor;
+    private final RuleBaseStore ruleBases;
     private final Map<String, Tool> tools = new LinkedHashMap<>();
 
     private record Tool(ToolSpec spec, List<Param> params, Function<Args, ObjectNode> handler) {
@@ -90,24 +108,82 @@ public final class PrologTools implements AutoCloseable {
         }
     }
 
-    private PrologTools(SessionRegistry registry, boolean ownsRegistry) {
-        this.registry = registry;
-        this.ownsRegistry = ownsRegistry;
+    private PrologTools(Builder b) {
+        this.ownsRegistry = b.registry == null;
+        this.registry = ownsRegistry ? SessionRegistry.builder(b.backend).build() : b.registry;
+        this.ownsExecutor = b.executor == null;
+        this.executor = ownsExecutor
+                ? PrologExecutor.builder(registry.backend())
+                        .ruleBases(b.ruleBases != null ? b.ruleBases : RuleBaseStore.defaultStore()).build()
+                : b.executor;
+        RuleBaseStore store = b.ruleBases != null ? b.ruleBases : executor.ruleBases();
+        this.ruleBases = store.isChecked() ? store : store.checkedBy(executor);
         define();
     }
 
     /**
      * A tool layer over its own {@link SessionRegistry} on {@code backend} (64 sessions, 15 minutes
-     * idle TTL); {@link #close()} closes that registry and its sessions.
+     * idle TTL) and its own {@link PrologExecutor} with the system rule base store;
+     * {@link #close()} closes both.
      */
     public static PrologTools over(PrologBackend backend) {
-        Objects.requireNonNull(backend, "backend");
-        return new PrologTools(SessionRegistry.builder(backend).build(), true);
+        return builder(backend).build();
     }
 
-    /** A tool layer whose sessions live in {@code registry}; {@link #close()} leaves the registry open. */
+    /**
+     * A tool layer whose sessions live in {@code registry} (its own executor runs on the registry's
+     * backend); {@link #close()} leaves the registry open.
+     */
     public static PrologTools over(SessionRegistry registry) {
-        return new PrologTools(Objects.requireNonNull(registry, "registry"), false);
+        return builder(registry).build();
+    }
+
+    /** A builder for a tool layer with its own registry on {@code backend}. */
+    public static Builder builder(PrologBackend backend) {
+        return new Builder(Objects.requireNonNull(backend, "backend"), null);
+    }
+
+    /** A builder for a tool layer whose sessions live in {@code registry}. */
+    public static Builder builder(SessionRegistry registry) {
+        Objects.requireNonNull(registry, "registry");
+        return new Builder(registry.backend(), registry);
+    }
+
+    /** Builds {@link PrologTools}. */
+    public static final class Builder {
+        private final PrologBackend backend;
+        private final SessionRegistry registry;
+        private PrologExecutor executor;
+        private RuleBaseStore ruleBases;
+
+        private Builder(PrologBackend backend, SessionRegistry registry) {
+            this.backend = backend;
+            this.registry = registry;
+        }
+
+        /**
+         * The rule bases of the rule base tools and of {@code execute_prolog} (default
+         * {@link RuleBaseStore#defaultStore()}); a store without a syntax checker is checked by the
+         * executor.
+         */
+        public Builder ruleBases(RuleBaseStore store) {
+            this.ruleBases = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The executor behind {@code execute_prolog} (default: one of the layer's own); left open on close.
+         * {@code execute_prolog} loads rule bases from the executor's own store ({@link PrologExecutor#ruleBases()}),
+         * so give both the same store.
+         */
+        public Builder executor(PrologExecutor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        public PrologTools build() {
+            return new PrologTools(this);
+        }
     }
 
     /** Every tool: name, description, JSON input schema; in a stable order. */
@@ -175,9 +251,20 @@ public final class PrologTools implements AutoCloseable {
         return registry.size();
     }
 
-    /** Closes the registry this layer made (and its sessions); a registry passed in stays open. */
+    /** The rule base store of the rule base tools. */
+    public RuleBaseStore ruleBases() {
+        return ruleBases;
+    }
+
+    /**
+     * Closes the registry and the executor this layer made (and their sessions); a registry or an
+     * executor passed in stays open.
+     */
     @Override
     public void close() {
+        if (ownsExecutor) {
+            executor.close();
+        }
         if (ownsRegistry) {
             registry.close();
         }
@@ -261,6 +348,53 @@ public final class PrologTools implements AutoCloseable {
                 "Terminate a session and release its resources.",
                 List.of(loadId),
                 this::closeSession);
+
+        Param ruleBaseName = Param.required("name", STRING, "Rule base name: 1 to 64 characters from a-z, 0-9, _ and -.");
+
+        tool("execute_prolog",
+                "Execute Prolog code and return reasoning results: write facts and rules, then run a query "
+                        + "against them. Stateless: nothing is kept between calls. Supports CLP(FD), negation as "
+                        + "failure and all standard SWI-Prolog features. Returns success, output (one line per "
+                        + "solution, e.g. \"X = socrates\", or \"false\"), query, error and metadata "
+                        + "(execution_time_ms, result_count, truncated, rule_bases_used, warnings; on failure "
+                        + "error_category and error_explanation, a hint on how to fix the code).",
+                List.of(Param.required("prolog_code", STRING, "Prolog code (facts and rules)."),
+                        Param.required("query", STRING, "Prolog query to execute (e.g. \"mortal(X)\"); a final "
+                                + "full stop is optional."),
+                        Param.optional("rule_bases", STRING_ARRAY, "Names of saved rule bases to load before "
+                                + "prolog_code, in this order (e.g. domain rules saved with save_rule_base)."),
+                        Param.withDefault("max_results", INTEGER, F.numberNode(ExecutionRequest.DEFAULT_MAX_RESULTS),
+                                "Maximum number of solutions, 1 to 10000 (prevents runaway queries)."),
+                        Param.withDefault("trace", BOOLEAN, F.booleanNode(false), "Include the proof tree of the "
+                                + "first solution (or of the failed attempt) in metadata.proof_trace; runs the "
+                                + "query a second time under a meta-interpreter."),
+                        Param.withDefault("time_limit", NUMBER, F.numberNode(10.0), "Extension: seconds for the "
+                                + "whole call.")),
+                this::executeProlog);
+
+        tool("list_rule_bases",
+                "List all saved rule bases with their name, description and tags (from the leading "
+                        + "'% description:' and '% tags:' comment lines of each).",
+                List.of(),
+                this::listRuleBases);
+
+        tool("get_rule_base",
+                "Return the Prolog source of a saved rule base.",
+                List.of(ruleBaseName),
+                this::getRuleBase);
+
+        tool("save_rule_base",
+                "Save (create or overwrite) a named rule base of Prolog rules to reuse across execute_prolog "
+                        + "calls, for stable knowledge such as game rules or legal axioms. The content is "
+                        + "checked for syntax first (parse only, nothing runs). Start it with '% description: ...' "
+                        + "and '% tags: a, b' lines.",
+                List.of(ruleBaseName, Param.required("content", STRING, "The Prolog source.")),
+                this::saveRuleBase);
+
+        tool("delete_rule_base",
+                "Delete a saved rule base by name.",
+                List.of(ruleBaseName),
+                this::deleteRuleBase);
     }
 
     private void tool(String name, String description, List<Param> params, Function<Args, ObjectNode> handler) {
@@ -445,6 +579,96 @@ public final class PrologTools implements AutoCloseable {
         ObjectNode r = ok();
         r.put("closed", true);
         return r;
+    }
+
+    private ObjectNode executeProlog(Args a) {
+        int maxResults = a.integer("max_results");
+        if (maxResults < 1 || maxResults > ExecutionRequest.MAX_RESULTS_LIMIT) {
+            throw new ToolFailure("invalid_arguments", "max_results must be 1.." + ExecutionRequest.MAX_RESULTS_LIMIT
+                    + ", got " + maxResults);
+        }
+        double seconds = a.get("time_limit").asDouble();
+        if (!(seconds > 0) || seconds > 86_400) {
+            throw new ToolFailure("invalid_arguments", "time_limit must be between 0 and 86400 seconds, got " + seconds);
+        }
+        ExecutionRequest r = executor.execute(a.text("prolog_code"), a.text("query"))
+                .maxResults(maxResults)
+                .timeLimit(Duration.ofNanos(Math.max(1_000_000, (long) (seconds * 1e9))))
+                .trace(a.get("trace").asBoolean());
+        JsonNode names = a.get("rule_bases");
+        if (names != null) {
+            List<String> list = new java.util.ArrayList<>();
+            names.forEach(n -> list.add(n.asText()));
+            r.ruleBases(list);
+        }
+        ExecutionResult res = r.run();
+        return res.toJson();
+    }
+
+    private ObjectNode listRuleBases(Args a) {
+        RuleBaseResult<List<RuleBaseInfo>> r = ruleBases.list();
+        if (r.error().isPresent()) {
+            return ruleBaseFailure(r.error().get());
+        }
+        ObjectNode o = F.objectNode();
+        ArrayNode list = o.putArray("rule_bases");
+        for (RuleBaseInfo info : r.value()) {
+            ObjectNode i = list.addObject();
+            i.put("name", info.name());
+            i.put("description", info.description());
+            i.set("tags", strings(info.tags()));
+            i.put("bundled", info.bundled());
+        }
+        return o;
+    }
+
+    private ObjectNode getRuleBase(Args a) {
+        String name = a.text("name");
+        RuleBaseResult<String> r = ruleBases.get(name);
+        if (r.error().isPresent()) {
+            return ruleBaseFailure(r.error().get());
+        }
+        ObjectNode o = ruleBaseSuccess(name);
+        o.put("content", r.value());
+        return o;
+    }
+
+    private ObjectNode saveRuleBase(Args a) {
+        String name = a.text("name");
+        RuleBaseResult<Boolean> r = ruleBases.save(name, a.text("content"));
+        if (r.error().isPresent()) {
+            return ruleBaseFailure(r.error().get());
+        }
+        ObjectNode o = ruleBaseSuccess(name);
+        o.put("created", r.value());
+        return o;
+    }
+
+    private ObjectNode deleteRuleBase(Args a) {
+        String name = a.text("name");
+        RuleBaseResult<Boolean> r = ruleBases.delete(name);
+        if (r.error().isPresent()) {
+            return ruleBaseFailure(r.error().get());
+        }
+        return ruleBaseSuccess(name);
+    }
+
+    private static ObjectNode ruleBaseSuccess(String name) {
+        ObjectNode o = F.objectNode();
+        o.put("success", true);
+        o.put("name", name);
+        return o;
+    }
+
+    private static ObjectNode ruleBaseFailure(RuleBaseError e) {
+        ObjectNode o = F.objectNode();
+        o.put("success", false);
+        o.put("error", e.message());
+        o.put("error_code", e.code().wireName());
+        if (e.line() > 0) {
+            o.put("line", e.line());
+        }
+        return o;
     }
 
     // ------------------------------------------------------------------ helpers

@@ -93,7 +93,8 @@ public abstract class FuzzConformanceTest extends BackendFixture {
                 case "load_id" -> args.put(name, ids.isEmpty() || random.nextInt(5) == 0
                         || (spec.name().equals("close_session") && random.nextInt(20) != 0)
                         ? randomText(1) : ids.get(random.nextInt(ids.size())));
-                case "goal", "source_text", "test_source_text" -> args.put(name, randomText(8));
+                case "goal", "source_text", "test_source_text", "prolog_code", "query", "content" ->
+                        args.put(name, randomText(8));
                 case "time_limit" -> args.put(name, corrupt && random.nextInt(4) == 0 ? -1.0
                         : 0.2 + random.nextDouble() * 0.3);
                 case "max_answers", "max_depth", "max_nodes", "arity", "max_inferences" ->
@@ -104,16 +105,22 @@ public abstract class FuzzConformanceTest extends BackendFixture {
                 default -> args.set(name, randomValue(0));
             }
         });
-        if (spec.name().equals("run_goal") && !args.has("time_limit")) {
+        if ((spec.name().equals("run_goal") || spec.name().equals("execute_prolog")) && !args.has("time_limit")) {
             args.put("time_limit", 0.5); // random text may loop; keep the run short
         }
         return args.toString();
     }
 
+    /** prolog-reasoner's tools keep its reply shapes (contract reading 11): {@code success}, not {@code ok}. */
+    private static final java.util.Set<String> REASONER_TOOLS = java.util.Set.of("execute_prolog", "list_rule_bases",
+            "get_rule_base", "save_rule_base", "delete_rule_base");
+
     @Test
     void randomAndMalformedCallsNeverHangThrowOrReplyMalformed() throws Exception {
         ExecutorService caller = Executors.newSingleThreadExecutor();
-        try (PrologTools tools = PrologTools.over(backend)) {
+        java.nio.file.Path rules = java.nio.file.Files.createTempDirectory("prologtool-fuzz-rules-");
+        try (PrologTools tools = PrologTools.builder(backend)
+                .ruleBases(io.prologtool.RuleBaseStore.directory(rules)).build()) {
             List<ToolSpec> specs = tools.specs();
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
@@ -134,6 +141,15 @@ public abstract class FuzzConformanceTest extends BackendFixture {
                 String text = reply.get(60, TimeUnit.SECONDS); // a hang fails here
                 JsonNode r = TermJson.mapper().readTree(text);
                 assertThat(r.isObject()).as("%s %s -> %s", name, args, text).isTrue();
+                if (REASONER_TOOLS.contains(name) && !r.has("ok")) {
+                    boolean listed = name.equals("list_rule_bases") && r.path("rule_bases").isArray();
+                    assertThat(listed || r.path("success").isBoolean()).as("%s %s -> %s", name, args, text).isTrue();
+                    if (!listed && !r.get("success").asBoolean()) {
+                        assertThat(r.path("error").isTextual()).as(text).isTrue();
+                    }
+                    okReplies++;
+                    continue;
+                }
                 assertThat(r.path("ok").isBoolean()).as("%s %s -> %s", name, args, text).isTrue();
                 if (r.get("ok").asBoolean()) {
                     okReplies++;
@@ -159,6 +175,9 @@ public abstract class FuzzConformanceTest extends BackendFixture {
             }
         } finally {
             caller.shutdownNow();
+            try (var files = java.nio.file.Files.walk(rules)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 }

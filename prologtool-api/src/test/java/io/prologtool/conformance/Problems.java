@@ -88,6 +88,18 @@ public final class Problems {
         }
     }
 
+    /**
+     * Like {@link #answers(Problem, GoalResult)} for a {@link io.prologtool.PrologExecutor} run: a
+     * successful run with solutions reads as SUCCESS, one without as FAILURE, a failed run as ERROR.
+     */
+    public static boolean answers(Problem p, io.prologtool.ExecutionResult r) {
+        Outcome outcome = !r.success() ? Outcome.ERROR : r.answers().isEmpty() ? Outcome.FAILURE : Outcome.SUCCESS;
+        java.util.Optional<io.prologtool.PrologError> error = r.success() ? java.util.Optional.empty()
+                : java.util.Optional.of(io.prologtool.PrologError.of(r.errorCategory().orElse("unknown"),
+                        r.error().orElse("")));
+        return answers(p, new GoalResult(outcome, r.answers(), r.output(), false, r.truncated(), error));
+    }
+
     private static boolean firstHas(GoalResult r, Term t) {
         return !r.answers().isEmpty() && r.answers().get(0).asMap().containsValue(t);
     }

@@ -63,7 +63,9 @@ public abstract class ToolsConformanceTest extends BackendFixture {
         List<ToolSpec> specs = tools.specs();
         assertThat(specs).extracting(ToolSpec::name).containsExactly("consult_text", "run_goal",
                 "inspect_predicate", "get_source", "replace_predicate", "list_messages", "run_tests",
-                "trace_goal", "close_session");
+                "trace_goal", "close_session",
+                // then prolog-reasoner's five (ReasonerToolsConformanceTest)
+                "execute_prolog", "list_rule_bases", "get_rule_base", "save_rule_base", "delete_rule_base");
         ToolSpec runGoal = specs.get(1);
         JsonNode props = runGoal.inputSchema().get("properties");
         assertThat(props.get("max_answers").get("default").asInt()).isEqualTo(10);
