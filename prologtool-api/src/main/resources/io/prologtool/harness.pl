@@ -711,7 +711,9 @@ search(M, Goal, Bindings, MaxDepth, Limit, State) :-
     pairs_values(Bindings, Vars),
     Template =.. [v|Vars],
     (   call_with_depth_limit(M:Goal, MaxDepth, R),
-        (   R == depth_limit_exceeded
+        % An answer reported deeper than the limit was proved with a branch
+        % cut short by it (e.g. inside \+), so it may be wrong: drop it.
+        (   ( R == depth_limit_exceeded ; integer(R), R > MaxDepth )
         ->  nb_setarg(2, State, true),
             fail
         ;   true

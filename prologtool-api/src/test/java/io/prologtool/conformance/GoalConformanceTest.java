@@ -175,6 +175,14 @@ public abstract class GoalConformanceTest extends BackendFixture {
     }
 
     @Test
+    void anAnswerThatRestsOnABranchCutByTheDepthLimitIsNotReported() {
+        session.consult("p(X) :- \\+ loop(X).\nloop(X) :- loop(X).\n");
+        GoalResult r = session.goal("p(a)").maxDepth(1000).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.DEPTH_EXCEEDED);
+        assertThat(r.answers()).isEmpty();
+    }
+
+    @Test
     void inferenceLimitBoundsTheWholeSearch() {
         GoalResult r = session.goal("between(1, inf, X), X < 0").maxInferences(100_000).run();
         assertThat(r.outcome()).isEqualTo(Outcome.INFERENCE_LIMIT);
