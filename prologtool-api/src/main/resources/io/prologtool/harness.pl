@@ -236,7 +236,7 @@ open_session(M, Req) :-
     set_module(M:base(system)),
     (   module_property(M, class(temporary))
     ->  true                        % an execute's module (harness_execute.pl)
-    ;   set_module(M:class(user))
+    ;   set_module(M:class(temporary)) % destroyed on close (harness_limits.pl)
     ),
     % Users say halt; inside a session that is an error, not an exit.
     % abort/0 would end a plain swipl process just the same.
@@ -263,7 +263,9 @@ refused_halt_error(Goal,
 
 close_session(M) :-
     forget_session_units(M),            % harness_plunit.pl
-    forall(consult_source(M, Id), unload_file(Id)),
+    % a text that loaded no clause (only syntax errors) left no source to
+    % unload: unload_file/1 then raises (prologtool:// is no IRI scheme)
+    forall(consult_source(M, Id), catch(unload_file(Id), _, true)),
     forall(( current_predicate(M:Name/Arity),
              functor(Head, Name, Arity),
              \+ predicate_property(M:Head, imported_from(_))

@@ -28,12 +28,20 @@
 %   Give session Module the guarded catch/3 and catch_with_backtrace/3.
 %   They are imported from the module prologtool_guard rather than
 %   defined in the session, so that they never show up as the session's
-%   own predicates (source, inspect, "did you mean").
+%   own predicates (source, inspect, "did you mean"). An import, not an
+%   import module (add_import_module/3): clause bodies compiled in the
+%   session bind catch/3 to system's unless the session itself has it.
 
 guard_session_module(M) :-
     M:import(prologtool_guard:catch/3),
     M:import(prologtool_guard:catch_with_backtrace/3).
 
+%   export/1 leaves ISO built-ins such as catch/3 off a module's export
+%   list, so importing it warns "not exported". The import is deliberate.
+:- multifile user:message_hook/3.
+user:message_hook(import_private(_, prologtool_guard:_), warning, _).
+
+:- set_module(prologtool_guard:base(system)).
 :- prologtool_guard:redefine_system_predicate(catch(_, _, _)).
 :- prologtool_guard:redefine_system_predicate(catch_with_backtrace(_, _, _)).
 :- meta_predicate
@@ -44,13 +52,7 @@ prologtool_guard:catch(Goal, Catcher, Recovery) :-
     prologtool_harness:session_catch(Goal, Catcher, Recovery).
 prologtool_guard:catch_with_backtrace(Goal, Catcher, Recovery) :-
     prologtool_harness:session_catch(Goal, Catcher, Recovery).
-
 :- prologtool_guard:export(catch_with_backtrace/3).
-
-%   export/1 leaves ISO built-ins such as catch/3 off a module's export
-%   list, so importing it warns "not exported". The import is deliberate.
-:- multifile user:message_hook/3.
-user:message_hook(import_private(_, prologtool_guard:_), warning, _).
 
 :- meta_predicate
     session_catch(0, ?, 0),
@@ -99,15 +101,24 @@ harness_control(unwind(_)).
 %
 %   call_with_time_limit/2 for the harness's own limits: while Goal runs,
 %   '$pt_deadline' (thread-local) holds the moment the limit expires.
+%
+%   It also restores the thread's source module: a load that the limit
+%   interrupts leaves it set to the session module in SWI-Prolog 9.0.4,
+%   and once that module is destroyed the next load on the thread finds
+%   a dangling module (seen as '$set_source_module'/1 instantiation
+%   errors, and as crashes of an embedding JVM).
 
 limit_time(Seconds, Goal) :-
     get_time(Now),
     Deadline is Now + Seconds,
     (   nb_current('$pt_deadline', Outer) -> true ; Outer = none ),
+    '$set_source_module'(SourceModule, SourceModule),
     setup_call_cleanup(
         nb_setval('$pt_deadline', Deadline),
         call_with_time_limit(Seconds, Goal),
-        nb_setval('$pt_deadline', Outer)).
+        ( nb_setval('$pt_deadline', Outer),
+          '$set_source_module'(SourceModule)
+        )).
 
 %!  forget_session_module(+Module) is det.
 %
@@ -135,9 +146,21 @@ unit_module_prefix(M, Prefix) :-
     plunit:unit_module('', UnitPrefix),     % plunit_
     atomic_list_concat([UnitPrefix, M, '__'], Prefix).
 
+%   Session modules are temporary from the start (open_session/2); a unit
+%   module is made temporary here. (Redeclaring a module that imports
+%   predicates leaks about 170 bytes per import, so sessions do not go
+%   this way.)
 destroy_module_quietly(M) :-
+    '$set_source_module'(Source, Source),
+    (   Source == M
+    ->  '$set_source_module'(user)      % never leave the thread in it
+    ;   true
+    ),
     catch(( abolish_module_tables(M),
             retractall(system:'$load_context_module'(_, M, _)),
-            '$declare_module'(M, temporary, system, -, 0, false),
+            (   module_property(M, class(temporary))
+            ->  true
+            ;   '$declare_module'(M, temporary, system, -, 0, false)
+            ),
             '$destroy_module'(M)
           ), E, print_message(warning, E)).

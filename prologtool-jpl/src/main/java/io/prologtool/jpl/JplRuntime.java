@@ -1,0 +1,562 @@
+package io.prologtool.jpl;
+
+import com.sun.jna.Library;
+import com.sun.jna.NativeLibrary;
+import io.prologtool.PrologToolException;
+import io.prologtool.PrologUnavailableException;
+import io.prologtool.spi.Harness;
+import org.jpl7.Atom;
+import org.jpl7.Compound;
+import org.jpl7.JPL;
+import org.jpl7.Query;
+import org.jpl7.Term;
+import org.jpl7.Variable;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The one embedded SWI-Prolog of this JVM, with the harness loaded, and the threads that may talk to
+ * it.
+ *
+ * <p>Threads. JPL lends each Java thread a Prolog engine from a pool of ten (the first is Prolog's
+ * main engine) for the length of its outermost query. An engine that moves between OS threads from one
+ * query to the next can trip SWI-Prolog's C-stack check (seen here:
+ * {@code stack_avail: Assertion failed: here > info->c_stack_base}, which aborts the JVM), so no
+ * engine ever moves: each worker thread holds one engine for its whole life by keeping an "anchor"
+ * query open, and every request runs nested inside it. Requests wait for a worker in one FIFO queue,
+ * so callers are served in order and never block inside JPL waiting for an engine (JPL itself would
+ * make them wait without a bound). The control thread initialises JPL (and so holds the main
+ * engine), loads the harness, and sends interrupts.
+ *
+ * <p>Limits. A request that overruns its Prolog-side time limit is interrupted again from the control
+ * thread (time_limit_exceeded thrown into its engine) until it ends. The caller does not wait for that:
+ * {@link Call#await} gives up at the caller's bound.
+ */
+final class JplRuntime {
+
+    /** JPL's engine pool holds ten engines; Prolog's main engine belongs to the control thread. */
+    static final int MAX_WORKERS = 9;
+    static final int DEFAULT_WORKERS = 8;
+    /** Calls that may wait for a worker; beyond it a call fails at once. */
+    static final int QUEUE_CAPACITY = 10_000;
+
+    /**
+     * C stack of the threads that run Prolog: SWI-Prolog's C code recurses on deep terms (copying,
+     * comparing, writing them) and is used to the 8 MiB of a native thread rather than a Java thread's
+     * 1 MiB. The memory is reserved, not committed.
+     */
+    private static final long C_STACK_BYTES = 16L << 20;
+    private static final int RTLD_NOW = 0x2;
+    private static final int RTLD_GLOBAL = 0x100;
+    private static final Duration START_BOUND = Duration.ofMinutes(2);
+    private static final String ENTRY_RESOURCE = "io/prologtool/jpl/prologtool_jpl.pl";
+    private static final String ENTRY_MODULE = "prologtool_jpl";
+
+    private static final Object LOCK = new Object();
+    private static JplRuntime instance;
+    private static RuntimeException failure;
+    /** Keeps libswipl loaded with RTLD_GLOBAL for the life of the JVM. */
+    @SuppressWarnings("unused")
+    private static NativeLibrary libswipl;
+
+    /** JVM-wide settings; null fields mean "the default" (and so agree with any running value). */
+    record Settings(Path swipl, Integer workers) {
+    }
+
+    private final SwiplInstallation installation;
+    private final int workers;
+    private final ScheduledThreadPoolExecutor control;
+    private final LinkedBlockingQueue<Call> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    private final AtomicLong tickets = new AtomicLong();
+    private final AtomicInteger running = new AtomicInteger();
+
+    private JplRuntime(SwiplInstallation installation, Settings settings) {
+        this.installation = installation;
+        this.workers = settings.workers() != null ? settings.workers() : DEFAULT_WORKERS;
+        this.control = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "prologtool-jpl-control"));
+        this.control.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * The runtime of this JVM, started on first use.
+     *
+     * @throws PrologUnavailableException when SWI-Prolog or JPL is missing or does not start
+     * @throws IllegalStateException      when it already runs with settings that conflict
+     */
+    static JplRuntime get(Settings wanted) {
+        synchronized (LOCK) {
+            if (instance != null) {
+                instance.checkCompatible(wanted);
+                return instance;
+            }
+            if (failure != null) {
+                throw failure instanceof PrologUnavailableException u
+                        ? new PrologUnavailableException(u.getMessage(), u)
+                        : new PrologToolException("the embedded SWI-Prolog failed to start earlier: "
+                        + failure.getMessage(), failure);
+            }
+            SwiplInstallation inst = SwiplInstallation.locate(wanted.swipl());
+            JplRuntime rt = new JplRuntime(inst, wanted);
+            try {
+                rt.start();
+            } catch (RuntimeException e) {
+                rt.control.shutdownNow();
+                failure = e; // native state may be half set up: JPL cannot be initialised twice
+                throw e;
+            }
+            instance = rt;
+            return rt;
+        }
+    }
+
+    private void checkCompatible(Settings wanted) {
+        if (wanted.swipl() != null && !sameFile(wanted.swipl(), installation.swipl())) {
+            throw new IllegalStateException("the embedded SWI-Prolog of this JVM already runs from "
+                    + installation.swipl() + "; one SWI-Prolog per JVM, so swiplPath(" + wanted.swipl()
+                    + ") cannot apply");
+        }
+        if (wanted.workers() != null && wanted.workers() != workers) {
+            throw new IllegalStateException("the embedded SWI-Prolog of this JVM already runs with "
+                    + workers + " concurrent calls; maxConcurrentCalls(" + wanted.workers() + ") cannot apply");
+        }
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+    }
+
+    SwiplInstallation installation() {
+        return installation;
+    }
+
+    int workers() {
+        return workers;
+    }
+
+    /** Calls running in Prolog now (including calls whose callers gave up on them). */
+    int running() {
+        return running.get();
+    }
+
+    // ---------------------------------------------------------------- start
+
+    private void start() {
+        try {
+            Class.forName("org.jpl7.JPL");
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw SwiplInstallation.unavailable("JPL's jar (org.jpl7.JPL) is not on the classpath", e);
+        }
+        runOnControl(this::initialise);
+        CountDownLatch ready = new CountDownLatch(workers);
+        AtomicReference<Throwable> workerFailure = new AtomicReference<>();
+        for (int i = 1; i <= workers; i++) {
+            Thread t = new Thread(null, () -> workerLoop(ready, workerFailure), "prologtool-jpl-worker-" + i,
+                    C_STACK_BYTES);
+            t.setDaemon(true);
+            t.start();
+        }
+        try {
+            if (!ready.await(START_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new PrologToolException("the embedded SWI-Prolog's " + workers + " worker engines did not "
+                        + "start within " + START_BOUND.toSeconds() + " s (is JPL's engine pool used elsewhere?)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrologToolException("interrupted while starting the embedded SWI-Prolog", e);
+        }
+        if (workerFailure.get() != null) {
+            throw new PrologToolException("a worker engine of the embedded SWI-Prolog did not start: "
+                    + workerFailure.get(), workerFailure.get());
+        }
+    }
+
+    /** On the control thread: native libraries, JPL, flags, the harness. */
+    private void initialise() {
+        try {
+            // JPL loads libjpl (and through it libswipl) with RTLD_LOCAL: the foreign libraries SWI-Prolog
+            // loads later (time.so, json.so, ...) would not find libswipl's symbols. Opening libswipl
+            // first with RTLD_GLOBAL makes them visible to every later library (FACTS, "JPL").
+            libswipl = NativeLibrary.getInstance(installation.libswipl().toString(),
+                    Map.of(Library.OPTION_OPEN_FLAGS, RTLD_NOW | RTLD_GLOBAL));
+        } catch (UnsatisfiedLinkError e) {
+            throw SwiplInstallation.unavailable("SWI-Prolog's library " + installation.libswipl()
+                    + " could not be loaded (" + e.getMessage() + ")", e);
+        }
+        try {
+            JPL.setNativeLibraryPath(installation.libjpl().toString());
+            JPL.setDefaultInitArgs(new String[]{
+                    "swipl", "--home=" + installation.home(), "--no-signals", "--no-packs", "--no-tty",
+                    "-q", "-f", "none", "-g", "true"});
+            JPL.init();
+        } catch (UnsatisfiedLinkError e) {
+            throw SwiplInstallation.unavailable("JPL's library " + installation.libjpl()
+                    + " could not be loaded (" + e.getMessage() + ")", e);
+        } catch (RuntimeException e) {
+            throw SwiplInstallation.unavailable("SWI-Prolog could not be started in this JVM (" + e + ")", e);
+        }
+        // A failure inside JPL would otherwise enter the debugger, which reads stdin (FACTS, "JPL").
+        require(Query.hasSolution("set_prolog_flag(debug_on_error, false)"), "set debug_on_error");
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("prologtool-jpl-");
+            Path harness = Harness.extractTo(dir);
+            Path entry = dir.resolve("prologtool_jpl.pl");
+            try (InputStream in = JplRuntime.class.getClassLoader().getResourceAsStream(ENTRY_RESOURCE)) {
+                if (in == null) {
+                    throw new PrologToolException("the resource " + ENTRY_RESOURCE + " is missing from the classpath");
+                }
+                Files.write(entry, in.readAllBytes());
+            }
+            load(harness);
+            load(entry);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the Prolog harness to a temporary directory", e);
+        } finally {
+            deleteQuietly(dir);
+        }
+        require(Query.hasSolution("current_predicate(prologtool_harness:handle_request/2), "
+                + "current_predicate(prologtool_jpl:request/3)"), "load the harness (see the errors above)");
+        require(Query.hasSolution("prologtool_jpl:setup_engine"), "set up the main engine");
+    }
+
+    private static void load(Path file) {
+        Query q = new Query(new Compound("load_files", new Term[]{
+                new Atom(file.toString()), org.jpl7.Util.textToTerm("[silent(true)]")}));
+        try {
+            require(q.hasSolution(), "load " + file.getFileName());
+        } catch (org.jpl7.JPLException e) {
+            throw new PrologToolException("the embedded SWI-Prolog could not load " + file.getFileName() + ": "
+                    + e.getMessage(), e);
+        } finally {
+            q.close();
+        }
+    }
+
+    private static void require(boolean ok, String what) {
+        if (!ok) {
+            throw new PrologToolException("the embedded SWI-Prolog could not " + what);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (var files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // a leftover temporary file is harmless
+        }
+    }
+
+    // ---------------------------------------------------------------- workers
+
+    private void workerLoop(CountDownLatch ready, AtomicReference<Throwable> failed) {
+        // The anchor attaches a pool engine to this thread until the thread ends: every request is a
+        // query nested inside it, so this engine never runs on another thread, nor this thread on
+        // another engine.
+        Query anchor = new Query("true");
+        try {
+            if (!anchor.hasMoreSolutions()) {
+                throw new PrologToolException("the anchor query failed");
+            }
+            oneShot("prologtool_jpl:setup_engine");
+        } catch (Throwable t) {
+            failed.compareAndSet(null, t);
+            ready.countDown();
+            return;
+        }
+        ready.countDown();
+        try {
+            while (true) {
+                Call c = queue.take();
+                if (!c.begin()) {
+                    continue; // its caller gave up waiting for a worker
+                }
+                running.incrementAndGet();
+                String reply = null;
+                Throwable failure = null;
+                try {
+                    if (c.firstInterruptNanos > 0) {
+                        scheduleInterrupt(c, c.firstInterruptNanos, Duration.ofSeconds(1).toNanos());
+                    }
+                    reply = request(c);
+                } catch (Throwable t) {
+                    failure = t;
+                } finally {
+                    running.decrementAndGet();
+                }
+                // Finished before the caller learns the reply: its next request (a close) must see
+                // this call as ended, or it would be deferred for nothing.
+                c.finish();
+                if (failure == null) {
+                    c.complete(reply);
+                } else {
+                    c.fail(failure);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            anchor.close();
+        }
+    }
+
+    private static void oneShot(String goal) {
+        Query q = new Query(goal);
+        try {
+            if (!q.hasSolution()) {
+                throw new PrologToolException("the goal " + goal + " failed");
+            }
+        } finally {
+            q.close();
+        }
+    }
+
+    /** prologtool_jpl:request(Ticket, RequestText, Reply): the only predicate requests call. */
+    private static String request(Call c) {
+        Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
+                new Compound("request", new Term[]{
+                        new org.jpl7.Integer(c.ticket), new Atom(c.text), new Variable("Reply")})}));
+        try {
+            Map<String, Term> solution = q.oneSolution();
+            Term reply = solution == null ? null : solution.get("Reply");
+            if (!(reply instanceof Atom)) {
+                throw new PrologToolException("the harness gave no reply text (" + reply + ")");
+            }
+            return reply.name();
+        } finally {
+            q.close();
+        }
+    }
+
+    // ---------------------------------------------------------------- interrupts
+
+    private void scheduleInterrupt(Call c, long delayNanos, long nextPeriodNanos) {
+        if (c.isFinished()) {
+            return;
+        }
+        c.watch = control.schedule(() -> {
+            if (c.isFinished()) {
+                return;
+            }
+            interrupt(c.ticket);
+            scheduleInterrupt(c, nextPeriodNanos, Math.min(nextPeriodNanos * 2, Duration.ofSeconds(10).toNanos()));
+        }, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** On the control thread: prologtool_jpl:interrupt(Ticket). */
+    private static void interrupt(long ticket) {
+        Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
+                new Compound("interrupt", new Term[]{new org.jpl7.Integer(ticket)})}));
+        try {
+            q.hasSolution();
+        } catch (RuntimeException ignored) {
+            // the request may have ended in the meantime; the next tick tries again if not
+        } finally {
+            q.close();
+        }
+    }
+
+    /** The number of modules in the embedded Prolog (asked on the control thread). */
+    int moduleCount() {
+        return count("module_count");
+    }
+
+    /** The number of modules that sessions hold: their own and their plunit units'. */
+    int sessionModuleCount() {
+        return count("session_module_count");
+    }
+
+    private int count(String predicate) {
+        return onControl(() -> {
+            Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
+                    new Compound(predicate, new Term[]{new Variable("Count")})}));
+            try {
+                Map<String, Term> s = q.oneSolution();
+                return s.get("Count").intValue();
+            } finally {
+                q.close();
+            }
+        });
+    }
+
+    private void runOnControl(Runnable r) {
+        onControl(() -> {
+            r.run();
+            return null;
+        });
+    }
+
+    private <T> T onControl(java.util.concurrent.Callable<T> task) {
+        try {
+            return control.submit(task).get(START_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new PrologToolException("the embedded SWI-Prolog failed: " + cause, cause);
+        } catch (TimeoutException e) {
+            throw new PrologToolException("the embedded SWI-Prolog did not answer within "
+                    + START_BOUND.toSeconds() + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrologToolException("interrupted while waiting for the embedded SWI-Prolog", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- calls
+
+    /**
+     * Queues one request. The caller then waits with {@link Call#awaitStart} and {@link Call#await}.
+     *
+     * @param firstInterrupt when to interrupt the request if it still runs (null: never)
+     * @throws PrologToolException when {@value #QUEUE_CAPACITY} calls wait already
+     */
+    Call submit(String requestText, Duration firstInterrupt) {
+        Call c = new Call(tickets.incrementAndGet(), requestText,
+                firstInterrupt == null ? 0 : Math.max(1, firstInterrupt.toNanos()));
+        if (!queue.offer(c)) {
+            throw new PrologToolException("the embedded SWI-Prolog is overloaded: " + QUEUE_CAPACITY
+                    + " calls wait for its " + workers + " engines");
+        }
+        return c;
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(null, r, name, C_STACK_BYTES);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** One request on its way through the queue and a worker. */
+    static final class Call {
+        private enum State { QUEUED, RUNNING, WITHDRAWN, FINISHED }
+
+        final long ticket;
+        final String text;
+        final long firstInterruptNanos;
+        private final Object lock = new Object();
+        private State state = State.QUEUED;                  // guarded by lock
+        private final List<Runnable> afterwards = new ArrayList<>(); // guarded by lock
+        private final CountDownLatch started = new CountDownLatch(1);
+        private final CompletableFuture<String> reply = new CompletableFuture<>();
+        volatile java.util.concurrent.ScheduledFuture<?> watch;
+
+        private Call(long ticket, String text, long firstInterruptNanos) {
+            this.ticket = ticket;
+            this.text = Objects.requireNonNull(text);
+            this.firstInterruptNanos = firstInterruptNanos;
+        }
+
+        /** A worker takes the call; false if its caller withdrew it. */
+        private boolean begin() {
+            synchronized (lock) {
+                if (state != State.QUEUED) {
+                    return false;
+                }
+                state = State.RUNNING;
+            }
+            started.countDown();
+            return true;
+        }
+
+        private void complete(String replyText) {
+            reply.complete(replyText);
+        }
+
+        private void fail(Throwable t) {
+            reply.completeExceptionally(t);
+        }
+
+        /** The worker is done with the call. */
+        private void finish() {
+            var w = watch;
+            if (w != null) {
+                w.cancel(false);
+            }
+            end(State.FINISHED);
+        }
+
+        /** Moves to {@code last} (from {@code from}, if given) and runs what waited for the end. */
+        private boolean end(State last, State... from) {
+            List<Runnable> todo;
+            synchronized (lock) {
+                if (from.length > 0 && state != from[0]) {
+                    return false;
+                }
+                state = last;
+                todo = List.copyOf(afterwards);
+                afterwards.clear();
+            }
+            for (Runnable r : todo) {
+                try {
+                    r.run();
+                } catch (RuntimeException ignored) {
+                    // a deferred action (a session's close) must never end the thread running it
+                }
+            }
+            return true;
+        }
+
+        /** True once the call ran to its end, or was withdrawn before it started. */
+        boolean isFinished() {
+            synchronized (lock) {
+                return state == State.FINISHED || state == State.WITHDRAWN;
+            }
+        }
+
+        /** Runs {@code action} once this call has ended (at once if it has). */
+        void whenFinished(Runnable action) {
+            synchronized (lock) {
+                if (state != State.FINISHED && state != State.WITHDRAWN) {
+                    afterwards.add(action);
+                    return;
+                }
+            }
+            action.run();
+        }
+
+        /**
+         * Waits until a worker takes this call. False when none did within {@code bound}: the call is
+         * then withdrawn (unless a worker took it at that very moment, which counts as started).
+         */
+        boolean awaitStart(Duration bound) throws InterruptedException {
+            if (started.await(bound.toNanos(), TimeUnit.NANOSECONDS)) {
+                return true;
+            }
+            return !end(State.WITHDRAWN, State.QUEUED);
+        }
+
+        /** The reply text, waiting at most {@code bound}. */
+        String await(Duration bound) throws InterruptedException, TimeoutException, ExecutionException {
+            return reply.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package io.prologtool.jpl;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.prologtool.PrologToolException;
+import io.prologtool.json.TermJson;
+import io.prologtool.spi.HarnessCrashedException;
+import io.prologtool.spi.HarnessTimeoutException;
+import io.prologtool.spi.HarnessTransport;
+import org.jpl7.JPLException;
+import org.jpl7.PrologException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A session's way into the embedded Prolog: each request is one call of the harness entry
+ * {@code prologtool_jpl:request/3} on a worker engine of the {@link JplRuntime}.
+ *
+ * <p>There is no process to kill, so the transport never dies: a call that outlives its bound reports
+ * a timeout while the runtime keeps interrupting the goal, and the session goes on answering. Closing a
+ * session whose last goal still runs (one that loops inside a cleanup handler, where Prolog blocks
+ * signals) is deferred until that goal ends, because its module must not be destroyed under it.
+ */
+final class JplTransport implements HarnessTransport {
+
+    /** Interrupts come this long after a Prolog-side time limit at the earliest and at the latest. */
+    private static final Duration MIN_INTERRUPT_MARGIN = Duration.ofMillis(100);
+    private static final Duration MAX_INTERRUPT_MARGIN = Duration.ofSeconds(1);
+
+    private final JplRuntime runtime;
+    private final Duration queueTimeout;
+    private final AtomicLong nextId = new AtomicLong(1);
+    /** Calls of this session still running in Prolog, including any whose caller gave up on them. */
+    private final Set<JplRuntime.Call> unfinished = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    JplTransport(JplRuntime runtime, Duration queueTimeout) {
+        this.runtime = runtime;
+        this.queueTimeout = queueTimeout;
+    }
+
+    @Override
+    public JsonNode call(ObjectNode request, Duration timeout) {
+        if (closed) {
+            throw new HarnessCrashedException("this session's connection to the embedded SWI-Prolog is closed");
+        }
+        long id = nextId.getAndIncrement();
+        request.put("id", id);
+        String text = bmpOnly(write(request));
+        boolean close = "close".equals(request.path("op").asText());
+        if (close && !unfinished.isEmpty()) {
+            closeWhenAllFinished(text, List.copyOf(unfinished));
+            return deferredClose(id);
+        }
+        JplRuntime.Call call = runtime.submit(text, firstInterrupt(request, timeout));
+        unfinished.add(call);
+        call.whenFinished(() -> unfinished.remove(call));
+        try {
+            if (close) {
+                // never withdrawn: a close that finds every engine busy runs as soon as one is free
+                try {
+                    return reply(id, call.await(queueTimeout.plus(timeout)));
+                } catch (TimeoutException e) {
+                    return deferredClose(id);
+                }
+            }
+            if (!call.awaitStart(queueTimeout)) {
+                throw new PrologToolException("all " + runtime.workers() + " engines of the embedded SWI-Prolog "
+                        + "stayed busy for " + queueTimeout.toMillis() + " ms; the call was withdrawn");
+            }
+            return reply(id, call.await(timeout));
+        } catch (TimeoutException e) {
+            throw new HarnessTimeoutException("no reply within " + timeout.toMillis() + " ms; the goal is "
+                    + "being interrupted and the session goes on");
+        } catch (ExecutionException e) {
+            throw failure(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HarnessCrashedException("interrupted while waiting for the embedded SWI-Prolog", e);
+        }
+    }
+
+    @Override
+    public boolean isAlive() {
+        return !closed;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    /** Sends the close request once every one of {@code running} has ended. */
+    private void closeWhenAllFinished(String closeText, List<JplRuntime.Call> running) {
+        AtomicInteger left = new AtomicInteger(running.size());
+        for (JplRuntime.Call c : running) {
+            c.whenFinished(() -> {
+                if (left.decrementAndGet() == 0) {
+                    runtime.submit(closeText, null);
+                }
+            });
+        }
+    }
+
+    /** When the runtime should interrupt this request if it still runs: a little after its own limit. */
+    private static Duration firstInterrupt(ObjectNode request, Duration timeout) {
+        JsonNode limit = request.path("time_limit");
+        if (!limit.isNumber()) {
+            return timeout;
+        }
+        Duration prologLimit = Duration.ofNanos((long) (limit.asDouble() * 1e9));
+        Duration margin = timeout.minus(prologLimit).dividedBy(2);
+        if (margin.compareTo(MIN_INTERRUPT_MARGIN) < 0) {
+            margin = MIN_INTERRUPT_MARGIN;
+        } else if (margin.compareTo(MAX_INTERRUPT_MARGIN) > 0) {
+            margin = MAX_INTERRUPT_MARGIN;
+        }
+        return prologLimit.plus(margin);
+    }
+
+    private static JsonNode reply(long id, String text) {
+        JsonNode reply;
+        try {
+            reply = TermJson.mapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new HarnessCrashedException("the harness replied with malformed JSON: " + e.getOriginalMessage(), e);
+        }
+        if (reply == null || reply.path("id").asLong(-1) != id) {
+            throw new HarnessCrashedException("the harness replied to another request (id "
+                    + (reply == null ? "none" : reply.path("id")) + ", expected " + id + ")");
+        }
+        return reply;
+    }
+
+    private static JsonNode deferredClose(long id) {
+        ObjectNode reply = TermJson.mapper().createObjectNode();
+        reply.put("id", id);
+        reply.put("ok", true);
+        reply.put("closed", false);
+        reply.put("deferred", true);
+        return reply;
+    }
+
+    private static RuntimeException failure(Throwable cause) {
+        if (cause instanceof PrologException pe) {
+            String ball = String.valueOf(pe.term());
+            if ("time_limit_exceeded".equals(ball)) {
+                return new HarnessTimeoutException("the request was stopped at its time limit");
+            }
+            return new HarnessCrashedException("the embedded SWI-Prolog raised " + ball
+                    + " outside the harness; the session is kept", pe);
+        }
+        if (cause instanceof JPLException je) {
+            return new HarnessCrashedException("JPL failed: " + je.getMessage(), je);
+        }
+        if (cause instanceof RuntimeException re) {
+            return re;
+        }
+        return new HarnessCrashedException("the embedded SWI-Prolog failed: " + cause, cause);
+    }
+
+    private static String write(ObjectNode request) {
+        try {
+            return TermJson.mapper().writeValueAsString(request);
+        } catch (JsonProcessingException e) {
+            throw new PrologToolException("cannot serialise a harness request: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /**
+     * JPL carries only characters of the Basic Multilingual Plane. A character above U+FFFF becomes
+     * the JSON escape of its surrogate pair (the harness entry joins it again); a lone surrogate, which
+     * no valid text holds, becomes U+FFFD. Surrogates occur only inside JSON strings, where an escape
+     * means the same character.
+     */
+    static String bmpOnly(String json) {
+        int i = 0;
+        int n = json.length();
+        while (i < n && !Character.isSurrogate(json.charAt(i))) {
+            i++;
+        }
+        if (i == n) {
+            return json;
+        }
+        StringBuilder sb = new StringBuilder(n + 16).append(json, 0, i);
+        for (; i < n; i++) {
+            char c = json.charAt(i);
+            if (!Character.isSurrogate(c)) {
+                sb.append(c);
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(json.charAt(i + 1))) {
+                escape(sb, c);
+                escape(sb, json.charAt(++i));
+            } else {
+                sb.append('\uFFFD');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void escape(StringBuilder sb, char c) {
+        sb.append("\\u");
+        String hex = Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT);
+        sb.append("0".repeat(4 - hex.length())).append(hex);
+    }
+}

@@ -1,0 +1,125 @@
+package io.prologtool.jpl;
+
+import io.prologtool.PrologUnavailableException;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Where the SWI-Prolog installation keeps what the embedded Prolog needs: its home directory, the
+ * shared library {@code libswipl} and JPL's native library {@code libjpl}. Found by asking
+ * {@code swipl --dump-runtime-variables}, so that no environment variable or
+ * {@code java.library.path} setting is needed.
+ */
+record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
+
+    /** The Debian packages that provide SWI-Prolog and JPL. */
+    static final String PACKAGES = "swi-prolog-nox swi-prolog-java";
+
+    private static final Pattern VARIABLE = Pattern.compile("^(PL[A-Z]+)=\"(.*)\";\\s*$", Pattern.MULTILINE);
+
+    /**
+     * Locates the installation of {@code swipl} (or, when null, of the {@code swipl} on the PATH).
+     *
+     * @throws PrologUnavailableException in one sentence naming what is missing and the packages
+     */
+    static SwiplInstallation locate(Path swiplOrNull) {
+        Path swipl = swiplOrNull != null ? swiplOrNull : findOnPath("swipl").orElseThrow(() -> unavailable(
+                "SWI-Prolog was not found (no swipl on the PATH)"));
+        if (!Files.isExecutable(swipl)) {
+            throw unavailable("SWI-Prolog was not found (" + swipl + " is not an executable file)");
+        }
+        Map<String, String> vars = runtimeVariables(swipl);
+        Path home = existing(vars, "PLBASE", swipl);
+        Path libswipl = existing(vars, "PLLIBSWIPL", swipl);
+        Path libDir = existing(vars, "PLLIBDIR", swipl);
+        Path libjpl = libDir.resolve(System.mapLibraryName("jpl"));
+        if (!Files.isRegularFile(libjpl)) {
+            throw unavailable("SWI-Prolog's JPL library " + libjpl + " is missing");
+        }
+        return new SwiplInstallation(swipl, home, libswipl, libjpl);
+    }
+
+    /** One sentence: what is missing, then how to install it. */
+    static PrologUnavailableException unavailable(String what) {
+        return new PrologUnavailableException(what + "; install SWI-Prolog and JPL with `apt-get install "
+                + PACKAGES + "`");
+    }
+
+    static PrologUnavailableException unavailable(String what, Throwable cause) {
+        return new PrologUnavailableException(what + "; install SWI-Prolog and JPL with `apt-get install "
+                + PACKAGES + "`", cause);
+    }
+
+    private static Map<String, String> runtimeVariables(Path swipl) {
+        Process p;
+        try {
+            p = new ProcessBuilder(swipl.toString(), "--dump-runtime-variables")
+                    .redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw unavailable("SWI-Prolog could not be started (" + swipl + ": " + e.getMessage() + ")", e);
+        }
+        String out;
+        try {
+            p.getOutputStream().close();
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw unavailable("SWI-Prolog did not answer `" + swipl + " --dump-runtime-variables`");
+            }
+        } catch (IOException e) {
+            p.destroyForcibly();
+            throw unavailable("SWI-Prolog did not answer `" + swipl + " --dump-runtime-variables` ("
+                    + e.getMessage() + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new PrologUnavailableException("interrupted while asking " + swipl + " for its installation", e);
+        }
+        Map<String, String> vars = new LinkedHashMap<>();
+        Matcher m = VARIABLE.matcher(out);
+        while (m.find()) {
+            vars.put(m.group(1), m.group(2));
+        }
+        return vars;
+    }
+
+    private static Path existing(Map<String, String> vars, String name, Path swipl) {
+        String value = vars.get(name);
+        if (value == null || value.isEmpty()) {
+            throw unavailable("`" + swipl + " --dump-runtime-variables` did not name " + name
+                    + " (a SWI-Prolog without a shared libswipl?)");
+        }
+        Path p = Path.of(value);
+        if (!Files.exists(p)) {
+            throw unavailable("SWI-Prolog's " + name + " " + p + " does not exist");
+        }
+        return p;
+    }
+
+    private static Optional<Path> findOnPath(String name) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            if (dir.isEmpty()) {
+                continue;
+            }
+            Path candidate = Path.of(dir, name);
+            if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+}

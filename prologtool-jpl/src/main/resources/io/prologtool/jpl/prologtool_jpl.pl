@@ -1,0 +1,211 @@
+/*  prologtool JPL entry: how the in-process backend reaches the harness.
+
+    Java calls one fixed predicate, request/3, with the request JSON as an
+    atom and gets the reply JSON back as an atom; no other term crosses
+    JPL (FACTS, "JPL"). The rest of this file is what only an embedded
+    Prolog needs:
+
+      - JPL carries characters of the Basic Multilingual Plane only: a
+        character above U+FFFF is dropped or raises representation_error
+        on the way in and on the way out. Such characters travel as JSON
+        surrogate-pair escapes (\uD83D\uDE00) both ways: Java escapes them
+        in the request, decode_astral/2 joins them before the harness
+        parses the request, encode_astral/2 escapes them in the reply.
+      - Text comes back as an atom (JPL leaks every string it returns).
+      - A goal that ignores its time limit cannot be killed with its
+        process. Each running request is registered with the ticket Java
+        gave it, so that interrupt/1 can throw into the engine running it.
+      - Each JPL engine is a Prolog thread with its own standard streams:
+        setup_engine/0 gives it an empty user_input (goals read end of
+        file) and sends its stray output to stderr, never to the JVM's
+        stdout.
+*/
+
+:- module(prologtool_jpl,
+          [ request/3,                  % +Ticket, +RequestText, -ReplyText
+            interrupt/1,                % +Ticket
+            setup_engine/0,
+            module_count/1,             % -Count
+            session_module_count/1      % -Count
+          ]).
+
+:- use_module(library(lists)).
+
+:- dynamic
+    running/2.                          % Ticket, Thread
+
+%!  request(+Ticket:integer, +RequestText:atom, -ReplyText:atom) is det.
+%
+%   Run one harness request (prologtool_harness:handle_request/2, which
+%   never fails or throws) on behalf of the Java call with Ticket.
+%
+%   The reply crosses as an atom, not a string: JPL 7.6.1 leaks the text
+%   of every string it hands to Java (measured: about the string's length
+%   in bytes per call), while a reply atom is reclaimed by atom garbage
+%   collection.
+
+request(Ticket, RequestText, ReplyText) :-
+    thread_self(Me),
+    decode_astral(RequestText, Request),
+    setup_call_cleanup(
+        assertz(running(Ticket, Me)),
+        prologtool_harness:handle_request(Request, Reply),
+        retractall(running(Ticket, _))),
+    encode_astral(Reply, Text),
+    atom_string(ReplyText, Text).
+
+%!  interrupt(+Ticket:integer) is det.
+%
+%   Ask the engine running Ticket to stop: throw time_limit_exceeded into
+%   it, as its own expired time limit would. A request that has ended in
+%   the meantime is left alone (the signal checks again when it runs).
+
+interrupt(Ticket) :-
+    forall(running(Ticket, Thread),
+           catch(thread_signal(Thread, prologtool_jpl:stop(Ticket)), _, true)).
+
+stop(Ticket) :-
+    (   running(Ticket, _)
+    ->  throw(time_limit_exceeded)
+    ;   true
+    ).
+
+%!  setup_engine is det.
+%
+%   Run once in every engine the backend uses, before its first request.
+
+setup_engine :-
+    set_prolog_flag(debug_on_error, false),
+    open_string("", In),
+    set_stream(In, alias(user_input)),
+    set_input(In),
+    stream_property(Err, alias(user_error)),
+    set_stream(Err, alias(user_output)),
+    set_output(Err).
+
+%!  module_count(-Count) is det.
+%
+%   The number of modules in the embedded Prolog, temporary ones (which
+%   current_module/1 does not enumerate, and which sessions are) included.
+
+module_count(Count) :-
+    statistics(modules, Count).
+
+%!  session_module_count(-Count) is det.
+%
+%   The number of modules that sessions hold: their own and the plunit
+%   modules of their units (plunit_m_<id>__<unit>). Session modules are
+%   temporary, and current_module/1 does not list temporary modules (nor
+%   some of SWI-Prolog's own): they are counted as the modules it does
+%   not list, less those it did not list when the harness was loaded.
+%   Libraries that load on first use are not counted.
+
+session_module_count(Count) :-
+    unlisted_modules(Unlisted),
+    unlisted_at_start(Start),
+    aggregate_all(count,
+                  ( current_module(M),
+                    sub_atom(M, 0, _, _, plunit_m_)
+                  ),
+                  Units),
+    Count is Unlisted - Start + Units.
+
+unlisted_modules(N) :-
+    statistics(modules, All),
+    aggregate_all(count, current_module(_), Listed),
+    N is All - Listed.
+
+:- dynamic unlisted_at_start/1.
+
+record_unlisted_modules :-
+    unlisted_modules(N),
+    retractall(unlisted_at_start(_)),
+    assertz(unlisted_at_start(N)).
+
+:- initialization(record_unlisted_modules).
+
+                 /*******************************
+                 *   CHARACTERS ABOVE U+FFFF    *
+                 *******************************/
+
+%!  decode_astral(+Text, -Decoded) is det.
+%
+%   Replace each JSON escape of a surrogate pair (\uD83D\uDE00) in Text by
+%   the character itself. Other escapes stay for the JSON parser: they
+%   are consumed two characters at a time, so an escaped backslash before
+%   "u" is never read as an escape.
+
+decode_astral(Text, Text) :-
+    \+ sub_atom_icasechk(Text, _, '\\ud'),
+    !.
+decode_astral(Text, Decoded) :-
+    atom_codes(Text, Codes),
+    phrase(join_pairs(Joined), Codes),
+    string_codes(Decoded, Joined).
+
+join_pairs([C|Cs]) -->
+    "\\u", hex4(Hi), { Hi >= 0xD800, Hi =< 0xDBFF },
+    "\\u", hex4(Lo), { Lo >= 0xDC00, Lo =< 0xDFFF },
+    !,
+    { C is 0x10000 + ((Hi - 0xD800) << 10) + (Lo - 0xDC00) },
+    join_pairs(Cs).
+join_pairs([0'\\, C|Cs]) -->
+    "\\", [C],
+    !,
+    join_pairs(Cs).
+join_pairs([C|Cs]) -->
+    [C],
+    !,
+    join_pairs(Cs).
+join_pairs([]) -->
+    [].
+
+hex4(V) -->
+    hex(A), hex(B), hex(C), hex(D),
+    { V is (A << 12) + (B << 8) + (C << 4) + D }.
+
+hex(V) -->
+    [C],
+    { code_type(C, xdigit(V)) }.
+
+%!  encode_astral(+Reply, -Text) is det.
+%
+%   Escape every character of Reply that JPL cannot carry: above U+FFFF
+%   (as a surrogate pair) or a lone surrogate. The reply is JSON, where
+%   such characters can only occur inside strings, so escaping them there
+%   keeps it valid.
+
+encode_astral(Reply, Text) :-
+    string_codes(Reply, Codes),
+    (   member(C, Codes),
+        unsafe_code(C)
+    ->  phrase(escape_codes(Codes), Escaped),
+        string_codes(Text, Escaped)
+    ;   Text = Reply
+    ).
+
+unsafe_code(C) :-
+    (   C > 0xFFFF
+    ->  true
+    ;   C >= 0xD800,
+        C =< 0xDFFF
+    ).
+
+escape_codes([]) -->
+    [].
+escape_codes([C|Cs]) -->
+    (   { C > 0xFFFF }
+    ->  { V is C - 0x10000,
+          Hi is 0xD800 + (V >> 10),
+          Lo is 0xDC00 + (V /\ 0x3FF) },
+        unicode_escape(Hi),
+        unicode_escape(Lo)
+    ;   { C >= 0xD800, C =< 0xDFFF }
+    ->  unicode_escape(C)
+    ;   [C]
+    ),
+    escape_codes(Cs).
+
+unicode_escape(C) -->
+    { format(codes(Codes), "\\u~|~`0t~16r~4+", [C]) },
+    Codes.

@@ -1,0 +1,465 @@
+package io.prologtool.jpl;
+
+import io.prologtool.ConsultResult;
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PrologSession;
+import io.prologtool.PrologToolException;
+import io.prologtool.SessionOptions;
+import io.prologtool.Term;
+import io.prologtool.TestReport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What only the in-process backend must prove: no environment needed, one Prolog per JVM, halt never
+ * ends the JVM, limits hold without a process to kill, many threads at once, and sessions that leave
+ * nothing behind. Timing figures are printed (and asserted only generously).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class JplBackendTest {
+
+    private static final Duration SANE = Duration.ofSeconds(10);
+    private static final String LOOP = "loop :- loop.\n";
+
+    private JplBackend backend;
+
+    @BeforeAll
+    void start() {
+        backend = JplBackend.get();
+    }
+
+    @AfterAll
+    void stop() {
+        backend.close();
+    }
+
+    private static Term only(GoalResult r, String var) {
+        assertThat(r.outcome()).as("%s", r).isEqualTo(Outcome.SUCCESS);
+        return r.answers().get(0).get(var);
+    }
+
+    private static void assertAnswers(PrologSession s) {
+        assertThat(only(s.goal("X = still_here").run(), "X")).isEqualTo(Term.atom("still_here"));
+    }
+
+    // ---------------------------------------------------------------- no environment needed
+
+    @Test
+    void plainJavaChildReachesForeignLibrariesWithoutAnyEnvironment() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JplChildMain.class.getName()).redirectErrorStream(true);
+        pb.environment().remove("LD_PRELOAD");       // nothing of the usual cures
+        pb.environment().remove("LD_LIBRARY_PATH");
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
+        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.ANSWERED);
+        assertThat(out).contains("ANSWER SUCCESS");
+    }
+
+    @Test
+    void missingSwiplIsOneSentenceNamingThePackages(@TempDir Path emptyDir) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JplChildMain.class.getName()).redirectErrorStream(true);
+        pb.environment().put("PATH", emptyDir.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.UNAVAILABLE);
+        assertThat(out).contains("apt-get install swi-prolog-nox swi-prolog-java").contains("swipl");
+        assertThat(out.strip().lines().count()).as("one line: %s", out).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------- one Prolog, many handles
+
+    @Test
+    void handlesShareOnePrologAndCloseOnlyTheirOwnSessions() {
+        JplBackend a = JplBackend.get();
+        JplBackend b = JplBackend.get();
+        PrologSession sa = a.open();
+        PrologSession sb = b.open();
+        sb.consult("kept(yes).");
+        a.close();
+        assertThat(sa.isOpen()).isFalse();
+        assertThatThrownBy(a::open).isInstanceOf(IllegalStateException.class);
+        assertThat(only(sb.goal("kept(X)").run(), "X")).isEqualTo(Term.atom("yes"));
+        b.close();
+        assertThat(sb.isOpen()).isFalse();
+        try (JplBackend c = JplBackend.get(); PrologSession sc = c.open()) {
+            assertAnswers(sc);
+        }
+    }
+
+    @Test
+    void settingsThatConflictWithTheRunningPrologAreRefused() {
+        assertThatThrownBy(() -> JplBackend.builder().maxConcurrentCalls(3).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("maxConcurrentCalls(3)");
+        assertThatThrownBy(() -> JplBackend.builder().swiplPath(Path.of("/opt/other/bin/swipl")).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("one SWI-Prolog per JVM");
+        try (JplBackend same = JplBackend.builder().maxConcurrentCalls(JplRuntime.DEFAULT_WORKERS)
+                .swiplPath(backend.swiplPath()).build()) {
+            assertThat(same.name()).isEqualTo("jpl");
+        }
+    }
+
+    // ---------------------------------------------------------------- halt
+
+    @Test
+    void haltInEveryFormIsAnErrorAndTheJvmAndSessionsLive() {
+        try (PrologSession s = backend.open(); PrologSession bystander = backend.open()) {
+            s.consult("keep(me).");
+            bystander.consult("mine(too).");
+            for (String halt : List.of("halt", "halt(0)", "halt(1)", "G = halt, call(G)",
+                    "atom_concat(ha, lt, H), call(H)")) {
+                GoalResult r = s.goal(halt).run();
+                assertThat(r.outcome()).as(halt).isEqualTo(Outcome.ERROR);
+                assertThat(r.error().orElseThrow().kind()).as(halt).isIn("permission_error", "sandbox_violation");
+            }
+            ConsultResult c = s.consult("p(1).\n:- initialization(halt).\n:- halt.\n:- halt(3).\np(2).\n");
+            assertThat(c.errors()).hasSize(3);
+            assertThat(s.goal("p(X)").run().answers()).hasSize(2);
+            assertThat(only(s.goal("keep(X)").run(), "X")).isEqualTo(Term.atom("me"));
+            assertThat(only(bystander.goal("mine(X)").run(), "X")).isEqualTo(Term.atom("too"));
+        }
+    }
+
+    // ---------------------------------------------------------------- time and stack limits
+
+    @Test
+    void loopingGoalTimesOutWithinItsLimitAndTheSessionAnswersTheNextGoal() {
+        try (PrologSession s = backend.open()) {
+            s.consult(LOOP);
+            for (String goal : List.of("loop", "repeat, fail", "between(1, inf, _), fail")) {
+                long t0 = System.nanoTime();
+                GoalResult r = s.goal(goal).timeLimit(Duration.ofMillis(500)).maxDepth(Long.MAX_VALUE / 2).run();
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                System.out.printf("[jpl] TIMEOUT of %s with a 500 ms limit after %d ms%n", goal, ms);
+                assertThat(r.outcome()).as(goal).isEqualTo(Outcome.TIMEOUT);
+                assertThat(ms).as("%s: the limit plus overshoot", goal).isLessThan(1_500);
+                assertAnswers(s);
+            }
+        }
+    }
+
+    @Test
+    void catchAllsInUserCodeCannotDefeatTheTimeLimit() {
+        try (PrologSession s = backend.open()) {
+            s.consult(LOOP + "swallow :- catch(loop, _, loop).\n"
+                    + "ignore_all :- catch(loop, E, (print_message(error, E), fail)).\n"
+                    + "deep(N) :- N > 0, !, M is N - 1, catch(deep(M), _, deep(M)).\ndeep(_) :- loop.\n"
+                    + ":- dynamic built/1.\n");
+            for (String goal : List.of("catch(loop, _, loop)", "catch(loop, E, true)", "swallow", "ignore_all",
+                    "deep(50)", "catch_with_backtrace(loop, _, loop)", "G = catch(loop, _, loop), call(G)",
+                    "Catch =.. [catch, loop, _, loop], call(Catch)",
+                    "findall(x, catch(loop, _, true), _)", "forall(true, catch(loop, time_limit_exceeded, true))")) {
+                long t0 = System.nanoTime();
+                GoalResult r = s.goal(goal).timeLimit(Duration.ofMillis(400)).maxDepth(Long.MAX_VALUE / 2).run();
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                System.out.printf("[jpl] TIMEOUT of %s with a 400 ms limit after %d ms%n", goal, ms);
+                assertThat(r.outcome()).as("%s -> %s", goal, r).isEqualTo(Outcome.TIMEOUT);
+                assertThat(ms).as(goal).isLessThan(1_400);
+            }
+            assertAnswers(s);
+        }
+    }
+
+    @Test
+    void usersOwnTimeLimitsAndOrdinaryBallsStayCatchable() {
+        try (PrologSession s = backend.open()) {
+            s.consult(LOOP);
+            assertThat(only(s.goal("catch(call_with_time_limit(0.2, loop), time_limit_exceeded, X = caught)")
+                    .timeLimit(Duration.ofSeconds(5)).maxDepth(Long.MAX_VALUE / 2).run(), "X")).isEqualTo(Term.atom("caught"));
+            assertThat(only(s.goal("catch(throw(my_ball), my_ball, X = caught)").run(), "X")).isEqualTo(Term.atom("caught"));
+            assertThat(only(s.goal("catch(atom_length(_, _), error(E, _), true)").run(), "E"))
+                    .isEqualTo(Term.atom("instantiation_error"));
+            assertThat(s.goal("catch(throw(a), b, true)").run().error().orElseThrow().kind())
+                    .isEqualTo("execution_exception");
+            assertThat(s.goal("catch(member(X, [1, 2, 3]), _, true)").run().answers()).hasSize(3);
+        }
+    }
+
+    @Test
+    void goalLoopingWhereSignalsAreBlockedIsATimeoutAndTheSessionGoesOn() throws Exception {
+        // A cleanup handler runs with signals blocked: nothing in-process can stop it. This one spins for
+        // 3 s after the 300 ms limit, so the call must come back at the limit plus grace, the session must
+        // answer meanwhile, and closing it must wait for the spinning goal before its module goes.
+        int modulesBefore = backend.moduleCount();
+        PrologSession s = backend.open(SessionOptions.builder().build());
+        s.consult("spin(S) :- get_time(T0), repeat, get_time(T), T - T0 > S, !.\n");
+        long t0 = System.nanoTime();
+        GoalResult r = s.goal("setup_call_cleanup(true, (repeat, fail), spin(3))")
+                .timeLimit(Duration.ofMillis(300)).run();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.out.printf("[jpl] a goal spinning in a cleanup handler came back as %s after %d ms%n", r.outcome(), ms);
+        assertThat(r.outcome()).isEqualTo(Outcome.TIMEOUT);
+        assertThat(ms).isBetween(2_000L, 3_200L);
+        assertThat(backend.runningCalls()).as("the spinning goal still holds an engine").isPositive();
+        assertAnswers(s);
+        s.close();
+        long deadline = System.nanoTime() + SANE.toNanos();
+        while ((backend.runningCalls() > 0 || backend.moduleCount() > modulesBefore) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(backend.runningCalls()).isZero();
+        assertThat(backend.moduleCount()).as("the session's module, once its goal ended").isEqualTo(modulesBefore);
+    }
+
+    @Test
+    void runawayRecursionIsAResourceErrorNotADeadJvm() {
+        try (PrologSession s = backend.open(SessionOptions.builder().stackLimitBytes(64L << 20).build())) {
+            s.consult("grow(L) :- grow([x|L]).\nnat(N) :- nat(M), N is M + 1.\n");
+            for (String goal : List.of("grow([])", "length(L, N), N > 100000000", "nat(X), X < 0")) {
+                long t0 = System.nanoTime();
+                GoalResult r = s.goal(goal).maxDepth(Long.MAX_VALUE / 2).timeLimit(Duration.ofSeconds(20)).run();
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                System.out.printf("[jpl] %s with a 64 MiB stack: %s after %d ms%n", goal, r.outcome(), ms);
+                assertThat(r.outcome()).as(goal).isEqualTo(Outcome.ERROR);
+                assertThat(r.error().orElseThrow().kind()).as(goal).isEqualTo("resource_error");
+                assertAnswers(s);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- concurrency
+
+    @Test
+    void thirtyTwoThreadsRunTwoHundredGoalsEachOverSixteenSessions() throws Exception {
+        int sessionsN = 16;
+        int threads = 32;
+        int goals = 200;
+        List<PrologSession> sessions = new ArrayList<>();
+        for (int k = 0; k < sessionsN; k++) {
+            PrologSession s = backend.open();
+            s.consult("sid(" + k + ").\nsquare(X, Y) :- Y is X * X.\n");
+            sessions.add(s);
+        }
+        AtomicInteger wrong = new AtomicInteger();
+        List<String> firstWrong = java.util.Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long t0 = System.nanoTime();
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                fs.add(pool.submit(() -> {
+                    for (int j = 0; j < goals; j++) {
+                        int k = (thread * 7 + j) % sessionsN;
+                        int n = thread * 1000 + j;
+                        GoalResult r = sessions.get(k).goal("sid(S), square(" + n + ", Y), format(\"~w/~w\", [S, "
+                                + n + "])").timeLimit(Duration.ofSeconds(30)).run();
+                        boolean right = r.outcome() == Outcome.SUCCESS && r.answers().size() == 1
+                                && r.answers().get(0).get("S").equals(Term.integer(k))
+                                && r.answers().get(0).get("Y").equals(Term.integer((long) n * n))
+                                && r.output().equals(k + "/" + n);
+                        if (!right && wrong.incrementAndGet() <= 3) {
+                            firstWrong.add("session " + k + ", n " + n + ": " + r);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+            sessions.forEach(PrologSession::close);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.out.printf("[jpl] %d threads x %d goals over %d sessions: %d ms (%.0f goals/s)%n",
+                threads, goals, sessionsN, ms, threads * goals * 1000.0 / ms);
+        assertThat(wrong.get()).as("wrong answers, first: %s", firstWrong).isZero();
+    }
+
+    @Test
+    void callsBeyondTheEnginesWaitInOrderAndTheWaitIsBounded() throws Exception {
+        int engines = JplRuntime.DEFAULT_WORKERS;
+        try (JplBackend impatient = JplBackend.builder().queueTimeout(Duration.ofMillis(300)).build()) {
+            List<PrologSession> sleepers = new ArrayList<>();
+            for (int i = 0; i < engines; i++) {
+                sleepers.add(impatient.open());
+            }
+            PrologSession late = impatient.open();
+            ExecutorService pool = Executors.newFixedThreadPool(engines);
+            try {
+                List<Future<GoalResult>> busy = new ArrayList<>();
+                for (PrologSession s : sleepers) {
+                    busy.add(pool.submit(() -> s.goal("sleep(1.5)").run()));
+                }
+                Thread.sleep(300); // every engine sleeps now
+                long t0 = System.nanoTime();
+                assertThatThrownBy(() -> late.goal("true").run()).isInstanceOf(PrologToolException.class)
+                        .hasMessageContaining("busy");
+                long waited = (System.nanoTime() - t0) / 1_000_000;
+                assertThat(waited).isBetween(250L, 1_200L);
+                for (Future<GoalResult> f : busy) {
+                    assertThat(f.get(SANE.toMillis(), TimeUnit.MILLISECONDS).outcome()).isEqualTo(Outcome.SUCCESS);
+                }
+                assertAnswers(late);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        // With the default bound, twice as many sleepers as engines all finish, in two waves.
+        List<PrologSession> many = new ArrayList<>();
+        for (int i = 0; i < 2 * engines; i++) {
+            many.add(backend.open());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2 * engines);
+        try {
+            long t0 = System.nanoTime();
+            List<Future<GoalResult>> fs = new ArrayList<>();
+            for (PrologSession s : many) {
+                fs.add(pool.submit(() -> s.goal("sleep(0.4)").run()));
+            }
+            for (Future<GoalResult> f : fs) {
+                assertThat(f.get(SANE.toMillis(), TimeUnit.MILLISECONDS).outcome()).isEqualTo(Outcome.SUCCESS);
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(ms).as("two waves of 0.4 s").isBetween(700L, 5_000L);
+        } finally {
+            pool.shutdownNow();
+            many.forEach(PrologSession::close);
+        }
+    }
+
+    // ---------------------------------------------------------------- text
+
+    @Test
+    void charactersAboveTheBasicPlaneCrossJplBothWays() {
+        try (PrologSession s = backend.open()) {
+            String emoji = "\uD83D\uDE00";
+            assertThat(only(s.goal("X = '" + emoji + "', atom_length(X, L)").run(), "L")).isEqualTo(Term.integer(1));
+            assertThat(only(s.goal("atom_codes(X, [0'a, 0x1F600, 0'b])").run(), "X")).isEqualTo(Term.atom("a" + emoji + "b"));
+            s.consult("face(\"" + emoji + " \\\\uD83D\").\n");
+            assertThat(only(s.goal("face(X)").run(), "X")).isEqualTo(Term.string(emoji + " \\uD83D"));
+            assertThat(only(s.goal("write('" + emoji + "'), X = 1").run(), "X")).isEqualTo(Term.integer(1));
+            assertThat(s.goal("write('" + emoji + "')").run().output()).isEqualTo(emoji);
+        }
+    }
+
+    @Test
+    void goalsReadEndOfFileAndPrologRunsWithoutTheDebugger() {
+        try (PrologSession s = backend.open()) {
+            for (int i = 0; i < 3 * JplRuntime.DEFAULT_WORKERS; i++) { // every engine
+                assertThat(only(s.goal("read(X)").run(), "X")).isEqualTo(Term.atom("end_of_file"));
+            }
+            assertThat(only(s.goal("current_prolog_flag(debug_on_error, X)").run(), "X")).isEqualTo(Term.atom("false"));
+        }
+    }
+
+    // ---------------------------------------------------------------- nothing left behind
+
+    @Test
+    void closingSessionsLeavesTheModuleCountFlat() {
+        String program = "parent(tom, bob).\nparent(bob, ann).\nancestor(X, Y) :- parent(X, Y).\n"
+                + "ancestor(X, Z) :- parent(X, Y), ancestor(Y, Z).\n:- dynamic seen/1.\n"
+                + ":- op(700, xfx, ===>).\n:- set_prolog_flag(double_quotes, atom).\nrule(a ===> b).\n";
+        for (int i = 0; i < 50; i++) {
+            cycle(program);
+        }
+        int modulesBefore = backend.moduleCount();
+        long rssBefore = rssKb();
+        int cycles = 2_000;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < cycles; i++) {
+            cycle(program);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        int modulesAfter = backend.moduleCount();
+        long rssAfter = rssKb();
+        System.out.printf("[jpl] %d open/consult/goal/close cycles in %d ms: modules %d -> %d, RSS %d -> %d kB%n",
+                cycles, ms, modulesBefore, modulesAfter, rssBefore, rssAfter);
+        assertThat(modulesAfter).isEqualTo(modulesBefore);
+    }
+
+    private void cycle(String program) {
+        try (PrologSession s = backend.open()) {
+            assertThat(s.consult(program).hasErrors()).isFalse();
+            GoalResult r = s.goal("ancestor(tom, X), assertz(seen(X))").run();
+            assertThat(r.answers()).hasSize(2);
+        }
+    }
+
+    @Test
+    void loadsCutShortByTheirTimeLimitLeaveNoEngineInADestroyedModule() {
+        // A load interrupted by its time limit used to leave the engine's source module pointing at the
+        // session module; once the session closed (and its module was destroyed) the next load on that
+        // engine failed, or crashed the JVM. Every engine gets such a load here, then ordinary ones.
+        int sessionModules = backend.sessionModuleCount();
+        SessionOptions quick = SessionOptions.builder().consultTimeLimit(Duration.ofMillis(100)).build();
+        for (int i = 0; i < 3 * JplRuntime.DEFAULT_WORKERS; i++) {
+            try (PrologSession s = backend.open(quick)) {
+                assertThat(s.consult("a(1).\n:- repeat, fail.\nb(2).\n").errors()).isNotEmpty();
+            }
+            try (PrologSession s = backend.open()) {
+                assertThat(s.consult("bad :- foo(.\n").errors()).isNotEmpty(); // loads no clause at all
+            }
+        }
+        for (int i = 0; i < 6 * JplRuntime.DEFAULT_WORKERS; i++) {
+            try (PrologSession s = backend.open()) {
+                assertThat(s.consult("p(" + i + ").\nq(X) :- p(X).\n").messages()).isEmpty();
+                assertThat(only(s.goal("q(X)").run(), "X")).isEqualTo(Term.integer(i));
+            }
+        }
+        assertThat(backend.sessionModuleCount()).as("modules of closed sessions").isEqualTo(sessionModules);
+    }
+
+    @Test
+    void closingASessionRemovesItsUnitsSoTheyCanNeverRunAgain() {
+        String tests = ":- begin_tests(arith).\ntest(add) :- 2 =:= 1 + 1.\ntest(bad, [fail]) :- true.\n"
+                + ":- end_tests(arith).\n";
+        try (PrologSession warmUp = backend.open()) { // libraries plunit loads on first use
+            warmUp.runTests(tests);
+        }
+        int modulesBefore = backend.moduleCount();
+        for (int i = 0; i < 20; i++) {
+            try (PrologSession s = backend.open()) {
+                TestReport t = s.runTests(tests);
+                assertThat(t.passed()).isEqualTo(1);
+                assertThat(t.failed()).isEqualTo(1);
+            }
+        }
+        assertThat(backend.moduleCount()).isEqualTo(modulesBefore);
+        try (PrologSession s = backend.open()) {
+            TestReport t = s.runTests("");
+            assertThat(t.total()).as("no unit of a closed session is left to run").isZero();
+        }
+    }
+
+    static long rssKb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+}
