@@ -110,8 +110,9 @@ trace_goal(M, Goal, Bindings, limits(MaxDepth0, MaxNodes, TimeLimit, MaxOut),
     setup_call_cleanup(
         tr_clear,
         ( with_captured_output(
-              catch(call_with_time_limit(TimeLimit,
-                                         tr_top(Goal, Ctx, Result)),
+              % limit_time/2 (harness_limits.pl): the harness's own limit,
+              % which user catch/3 inside the traced goal cannot swallow
+              catch(limit_time(TimeLimit, tr_top(Goal, Ctx, Result)),
                     E, true),
               MaxOut, Output, _OutputCut),
           tr_reply(E, Result, M, Goal, Bindings, Ctx, Pairs0)
