@@ -1,15 +1,15 @@
 package io.prologtool.jpl;
 
+import io.prologtool.spi.Executables;
+
 import io.prologtool.PrologUnavailableException;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,7 +33,7 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
      * @throws PrologUnavailableException in one sentence naming what is missing and the packages
      */
     static SwiplInstallation locate(Path swiplOrNull) {
-        Path swipl = swiplOrNull != null ? swiplOrNull : findOnPath("swipl").orElseThrow(() -> unavailable(
+        Path swipl = swiplOrNull != null ? swiplOrNull : Executables.findOnPath("swipl").orElseThrow(() -> unavailable(
                 "SWI-Prolog was not found (no swipl on the PATH)"));
         if (!Files.isExecutable(swipl)) {
             throw unavailable("SWI-Prolog was not found (" + swipl + " is not an executable file)");
@@ -104,22 +104,5 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
             throw unavailable("SWI-Prolog's " + name + " " + p + " does not exist");
         }
         return p;
-    }
-
-    private static Optional<Path> findOnPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(dir, name);
-            if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
     }
 }

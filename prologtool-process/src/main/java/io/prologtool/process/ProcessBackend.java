@@ -4,12 +4,12 @@ import io.prologtool.PrologBackend;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologUnavailableException;
 import io.prologtool.SessionOptions;
+import io.prologtool.spi.Executables;
 import io.prologtool.spi.Harness;
 import io.prologtool.spi.HarnessCrashedException;
 import io.prologtool.spi.HarnessSession;
 import io.prologtool.spi.HarnessTransport;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -64,7 +64,7 @@ public final class ProcessBackend implements PrologBackend {
     private volatile boolean closed;
 
     private ProcessBackend(Builder b) {
-        this.swipl = b.swipl != null ? b.swipl : findOnPath("swipl").orElseThrow(() -> new PrologUnavailableException(
+        this.swipl = b.swipl != null ? b.swipl : Executables.findOnPath("swipl").orElseThrow(() -> new PrologUnavailableException(
                 "SWI-Prolog's swipl was not found on the PATH; install it with `apt-get install " + APT_PACKAGE
                         + "` or name it with ProcessBackend.builder().swiplPath(...)"));
         if (b.commandPrefix.isEmpty() && !Files.isExecutable(swipl)) {
@@ -285,23 +285,6 @@ public final class ProcessBackend implements PrologBackend {
         } catch (IOException ignored) {
             // already gone
         }
-    }
-
-    static Optional<Path> findOnPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(dir, name);
-            if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
     }
 
     /** Builds a {@link ProcessBackend}. */
