@@ -573,13 +573,7 @@ parse_terms(S, M, N0, N) :-
             parse_terms(S, M, N1, N)
         )
     ;   E = error(syntax_error(What), Where)
-    ->  (   nonvar(Where),
-            Where = stream(_, Line, LinePos, _)
-        ->  Column is LinePos + 1
-        ;   Line = 0, Column = 0
-        ),
-        message_text(error(syntax_error(What), _), Msg),
-        add_diagnostic(error, syntax_error, Msg, Line, Column),
+    ->  syntax_error_diagnostic(What, Where),
         skip_after_error(S, Start),
         parse_terms(S, M, N0, N)
     ;   throw(E)

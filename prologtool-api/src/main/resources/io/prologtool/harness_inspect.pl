@@ -259,17 +259,22 @@ read_patch_terms(S, M, Terms) :-
             read_patch_terms(S, M, Rest)
         )
     ;   E = error(syntax_error(What), Where)
-    ->  (   nonvar(Where),
-            Where = stream(_, Line, LinePos, _)
-        ->  Column is LinePos + 1
-        ;   Line = 0, Column = 0
-        ),
-        message_text(error(syntax_error(What), _), Msg),
-        add_diagnostic(error, syntax_error, Msg, Line, Column),
+    ->  syntax_error_diagnostic(What, Where),
         skip_after_error(S, Start),
         read_patch_terms(S, M, Terms)
     ;   throw(E)
     ).
+
+%   A syntax error met while reading a text term by term (nothing runs):
+%   one diagnostic at its line and column.
+syntax_error_diagnostic(What, Where) :-
+    (   nonvar(Where),
+        Where = stream(_, Line, LinePos, _)
+    ->  Column is LinePos + 1
+    ;   Line = 0, Column = 0
+    ),
+    message_text(error(syntax_error(What), _), Msg),
+    add_diagnostic(error, syntax_error, Msg, Line, Column).
 
 %   After a syntax error SWI-Prolog has consumed the bad clause, up to its
 %   full stop; make sure we always move on.
