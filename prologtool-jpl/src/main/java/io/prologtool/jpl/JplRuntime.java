@@ -22,7 +22,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -48,7 +50,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * engine), loads the harness, and sends interrupts.
  *
  * <p>Limits. A request that overruns its Prolog-side time limit is interrupted again from the control
- * thread (time_limit_exceeded thrown into its engine) until it ends. The caller does not wait for that:
+ * thread (time_limit_exceeded thrown into its engine) until it ends: a sweep every 20 ms looks for
+ * running calls past their deadline, so a call itself schedules nothing. The caller does not wait for that:
  * {@link Call#await} gives up at the caller's bound.
  */
 final class JplRuntime {
@@ -88,6 +91,10 @@ final class JplRuntime {
     private final LinkedBlockingQueue<Call> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicLong tickets = new AtomicLong();
     private final AtomicInteger running = new AtomicInteger();
+    /** Calls queued or running whose caller still waits: spinning is worth it only while a core is free. */
+    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Calls running with an interrupt deadline; the control thread's sweep looks at them. */
+    private final Set<Call> watched = ConcurrentHashMap.newKeySet();
 
     private JplRuntime(SwiplInstallation installation, Settings settings) {
         this.installation = installation;
@@ -95,6 +102,24 @@ final class JplRuntime {
         this.control = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "prologtool-jpl-control"));
         this.control.setRemoveOnCancelPolicy(true);
     }
+
+    /**
+     * How often the control thread looks for calls past their interrupt deadline. Interrupts are a
+     * backstop behind the Prolog-side time limit (they come 100 ms to 1 s after it), so a coarse sweep
+     * is enough, and it costs a call nothing: scheduling a timer per call woke the control thread twice
+     * per request (about 40 us each on two cores).
+     */
+    private static final Duration SWEEP = Duration.ofMillis(20);
+
+    /**
+     * How long a thread polls before it blocks: a worker waiting for the next request, a caller waiting
+     * for its reply. Waking a parked thread costs 30-60 us on two cores, about as much as a whole trivial
+     * request, so a thread that will be needed again within this bound keeps polling instead. It polls
+     * with {@link Thread#yield()}, so any other runnable thread (a worker, another process) gets the core
+     * first, and only while fewer calls are in flight than there are cores.
+     */
+    static final long SPIN_NANOS = 150_000;
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     /**
      * The runtime of this JVM, started on first use.
@@ -187,6 +212,7 @@ final class JplRuntime {
             throw new PrologToolException("a worker engine of the embedded SWI-Prolog did not start: "
                     + workerFailure.get(), workerFailure.get());
         }
+        control.scheduleWithFixedDelay(this::sweep, SWEEP.toNanos(), SWEEP.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** On the control thread: native libraries, JPL, flags, the harness. */
@@ -291,7 +317,7 @@ final class JplRuntime {
         ready.countDown();
         try {
             while (true) {
-                Call c = queue.take();
+                Call c = nextCall();
                 if (!c.begin()) {
                     continue; // its caller gave up waiting for a worker
                 }
@@ -300,12 +326,14 @@ final class JplRuntime {
                 Throwable failure = null;
                 try {
                     if (c.firstInterruptNanos > 0) {
-                        scheduleInterrupt(c, c.firstInterruptNanos, Duration.ofSeconds(1).toNanos());
+                        c.interruptAt = System.nanoTime() + c.firstInterruptNanos;
+                        watched.add(c);
                     }
                     reply = request(c);
                 } catch (Throwable t) {
                     failure = t;
                 } finally {
+                    watched.remove(c);
                     running.decrementAndGet();
                 }
                 // Finished before the caller learns the reply: its next request (a close) must see
@@ -322,6 +350,25 @@ final class JplRuntime {
         } finally {
             anchor.close();
         }
+    }
+
+    /** The next request: spins for a moment first when a core is free, then blocks. */
+    private Call nextCall() throws InterruptedException {
+        Call c = queue.poll();
+        if (c != null) {
+            return c;
+        }
+        if (inFlight.get() < CORES) {
+            long until = System.nanoTime() + SPIN_NANOS;
+            while (System.nanoTime() < until) {
+                Thread.yield();
+                c = queue.poll();
+                if (c != null) {
+                    return c;
+                }
+            }
+        }
+        return queue.take();
     }
 
     private static void oneShot(String goal) {
@@ -354,17 +401,23 @@ final class JplRuntime {
 
     // ---------------------------------------------------------------- interrupts
 
-    private void scheduleInterrupt(Call c, long delayNanos, long nextPeriodNanos) {
-        if (c.isFinished()) {
+    /**
+     * On the control thread, every {@link #SWEEP}: interrupt each running call past its deadline, then
+     * again after 1 s, 2 s, ... (at most every 10 s) until it ends.
+     */
+    private void sweep() {
+        if (watched.isEmpty()) {
             return;
         }
-        c.watch = control.schedule(() -> {
-            if (c.isFinished()) {
-                return;
+        long now = System.nanoTime();
+        for (Call c : watched) {
+            if (c.isFinished() || now - c.interruptAt < 0) {
+                continue;
             }
             interrupt(c.ticket);
-            scheduleInterrupt(c, nextPeriodNanos, Math.min(nextPeriodNanos * 2, Duration.ofSeconds(10).toNanos()));
-        }, delayNanos, TimeUnit.NANOSECONDS);
+            c.interruptAt = now + c.interruptPeriod;
+            c.interruptPeriod = Math.min(c.interruptPeriod * 2, Duration.ofSeconds(10).toNanos());
+        }
     }
 
     /** On the control thread: prologtool_jpl:interrupt(Ticket). */
@@ -442,7 +495,10 @@ final class JplRuntime {
     Call submit(String requestText, Duration firstInterrupt) {
         Call c = new Call(tickets.incrementAndGet(), requestText,
                 firstInterrupt == null ? 0 : Math.max(1, firstInterrupt.toNanos()));
+        c.inFlight = inFlight;
+        inFlight.incrementAndGet();
         if (!queue.offer(c)) {
+            inFlight.decrementAndGet();
             throw new PrologToolException("the embedded SWI-Prolog is overloaded: " + QUEUE_CAPACITY
                     + " calls wait for its " + workers + " engines");
         }
@@ -467,7 +523,12 @@ final class JplRuntime {
         private final List<Runnable> afterwards = new ArrayList<>(); // guarded by lock
         private final CountDownLatch started = new CountDownLatch(1);
         private final CompletableFuture<String> reply = new CompletableFuture<>();
-        volatile java.util.concurrent.ScheduledFuture<?> watch;
+        /** When the control thread should interrupt it next (System.nanoTime), and then how often. */
+        volatile long interruptAt;
+        volatile long interruptPeriod = Duration.ofSeconds(1).toNanos();
+        /** The runtime's count of calls whose callers wait; this call leaves it once, when it ends. */
+        private AtomicInteger inFlight;
+        private boolean counted = true; // guarded by lock
 
         private Call(long ticket, String text, long firstInterruptNanos) {
             this.ticket = ticket;
@@ -497,10 +558,6 @@ final class JplRuntime {
 
         /** The worker is done with the call. */
         private void finish() {
-            var w = watch;
-            if (w != null) {
-                w.cancel(false);
-            }
             end(State.FINISHED);
         }
 
@@ -514,6 +571,10 @@ final class JplRuntime {
                 state = last;
                 todo = List.copyOf(afterwards);
                 afterwards.clear();
+                if (counted && inFlight != null) {
+                    counted = false;
+                    inFlight.decrementAndGet();
+                }
             }
             for (Runnable r : todo) {
                 try {
@@ -548,6 +609,7 @@ final class JplRuntime {
          * then withdrawn (unless a worker took it at that very moment, which counts as started).
          */
         boolean awaitStart(Duration bound) throws InterruptedException {
+            pollBriefly(() -> started.getCount() == 0);
             if (started.await(bound.toNanos(), TimeUnit.NANOSECONDS)) {
                 return true;
             }
@@ -556,7 +618,19 @@ final class JplRuntime {
 
         /** The reply text, waiting at most {@code bound}. */
         String await(Duration bound) throws InterruptedException, TimeoutException, ExecutionException {
+            pollBriefly(reply::isDone);
             return reply.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        /** Polls {@code done} for up to {@link #SPIN_NANOS} while a core is free (see there). */
+        private void pollBriefly(java.util.function.BooleanSupplier done) {
+            if (done.getAsBoolean() || inFlight == null || inFlight.get() > CORES) {
+                return;
+            }
+            long until = System.nanoTime() + SPIN_NANOS;
+            while (!done.getAsBoolean() && System.nanoTime() < until) {
+                Thread.yield();
+            }
         }
     }
 }

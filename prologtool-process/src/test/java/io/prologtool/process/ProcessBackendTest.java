@@ -444,6 +444,11 @@ class ProcessBackendTest {
         } finally {
             pool.shutdownNow();
         }
+        // close() returns at once and the child exits on its own a moment later
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!before.containsAll(swiplChildren()) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
         assertThat(swiplChildren()).isSubsetOf(before);
     }
 
