@@ -9,8 +9,9 @@ M2_REPO     ?= $(HOME)/.m2/repository
 M2_JPL      := $(M2_REPO)/org/jpl7/jpl/$(JPL_VERSION)/jpl-$(JPL_VERSION).jar
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_ARGS   ?=
+BENCH_ARGS  ?=
 
-.PHONY: demo test deps swipl build clean
+.PHONY: demo test bench deps swipl build clean
 
 ## demo: install SWI-Prolog if needed, build, and run the demo
 demo: deps build
@@ -19,6 +20,11 @@ demo: deps build
 ## test: install SWI-Prolog if needed, then build and run every test on real swipl
 test: deps
 	$(MVN) $(MVN_FLAGS) verify
+
+## bench: install SWI-Prolog if needed, build, and run the benchmark suite (results in docs/bench;
+##        BENCH_ARGS="--quick" for a short run, "--out DIR" for another folder)
+bench: deps build
+	$(MVN) $(MVN_FLAGS) -q -pl examples exec:exec@bench -Dbench.args="$(BENCH_ARGS)"
 
 ## build: compile and install the modules into the local Maven repository, no tests
 build: deps

@@ -1,0 +1,209 @@
+package io.prologtool.examples.bench;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code make bench}: the benchmark suite of issue 8. In one run on this machine it measures both
+ * backends next to a baseline that does the same work without prologtool, prints a table, and writes
+ * {@code results.csv}, {@code results.svg} (a bar chart, log scale) and {@code results.md} (the table
+ * for the README) into {@code docs/bench}:
+ * <ol>
+ *   <li>a whole session (open, consult 20 clauses, one goal, close) on JPL, on the process backend with
+ *       a warm pool of 2 (cycles 30 ms apart so the pool refills) and with a child per open, against a
+ *       fresh {@code swipl} per session;</li>
+ *   <li>a round trip (the goal {@code true} on an open session) against a bare {@code swipl}
+ *       read/call loop over a pipe, the floor of any process behind a pipe;</li>
+ *   <li>{@code execute_prolog} on the 30 prolog-reasoner problems against {@code swipl} started per
+ *       call, as prolog-reasoner does;</li>
+ *   <li>PARARULE-Plus {@code sample.jsonl} end to end through the Formalizer agent, 2 threads against 1,
+ *       with the accuracy checked;</li>
+ *   <li>memory: a JVM holding 1,000 JPL sessions (in a child JVM, {@link JplMemoryProbe}), and each
+ *       process backend child against a bare {@code swipl}.</li>
+ * </ol>
+ * Every measurement is warmed up, then timed per iteration with {@link System#nanoTime()}; the table
+ * gives median and p90, the baseline's median, their ratio (how many times better than the baseline)
+ * and the issue's target where it sets one. Every iteration checks its answer, so nothing broken can
+ * report a fast number.
+ *
+ * <pre>{@code
+ * make bench                                   # the full run: about 2.5 minutes on 2 cores
+ * make bench BENCH_ARGS=--quick                # a short run, under a minute
+ * make bench BENCH_ARGS="--quick --out /tmp/b" # results elsewhere
+ * }</pre>
+ * Options:
+ * <ul>
+ *   <li>{@code --quick}: few iterations, a subset of the questions, 200 JPL sessions;</li>
+ *   <li>{@code --out DIR}: where the results go (default {@code docs/bench}; a relative DIR is taken
+ *       from the repository root, the nearest directory up with a {@code pom.xml} that lists modules);</li>
+ *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM).</li>
+ * </ul>
+ * Finds {@code shared/data} beside the repository (or {@code -Dprologtool.shared=DIR}).
+ */
+public final class Benchmarks {
+
+    private Benchmarks() {
+    }
+
+    /**
+     * The options of a run.
+     *
+     * @param quick         a short run
+     * @param out           where the results go; empty for {@code docs/bench} in the repository
+     * @param jplMemory     whether to measure JPL memory in a child JVM
+     */
+    record Options(boolean quick, Optional<Path> out, boolean jplMemory) {
+
+        static Options parse(String... args) {
+            List<String> words = new ArrayList<>();
+            for (String a : args) {
+                for (String w : a.strip().split("\\s+")) {
+                    if (w.startsWith("--") && w.contains("=")) {
+                        words.add(w.substring(0, w.indexOf('=')));
+                        words.add(w.substring(w.indexOf('=') + 1));
+                    } else if (!w.isEmpty()) {
+                        words.add(w);
+                    }
+                }
+            }
+            boolean quick = false;
+            boolean jplMemory = true;
+            Optional<Path> out = Optional.empty();
+            for (int i = 0; i < words.size(); i++) {
+                switch (words.get(i)) {
+                    case "--quick" -> quick = true;
+                    case "--skip-jpl-memory" -> jplMemory = false;
+                    case "--out" -> {
+                        if (i + 1 >= words.size()) {
+                            throw new IllegalArgumentException("--out needs a directory");
+                        }
+                        out = Optional.of(Path.of(words.get(++i)));
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + words.get(i));
+                }
+            }
+            return new Options(quick, out, jplMemory);
+        }
+
+        Plan plan() {
+            Plan p = quick ? Plan.quickRun() : Plan.fullRun();
+            return jplMemory ? p : p.withoutJplMemory();
+        }
+
+        /** The output directory: {@code --out} (relative to the repository root) or {@code docs/bench}. */
+        Path outDir() {
+            Path dir = out.orElse(Path.of("docs", "bench"));
+            return dir.isAbsolute() ? dir : SharedData.repositoryRoot().resolve(dir);
+        }
+    }
+
+    /** What a run produced. */
+    record Results(Machine machine, List<Row> rows, Path dir) {
+    }
+
+    /**
+     * Runs the suite (see the class comment for the options) and writes the results; exits with 2 on
+     * a bad option.
+     */
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.err.println("usage: Benchmarks [--quick] [--out DIR] [--skip-jpl-memory]");
+            System.exit(2);
+            return;
+        }
+        run(options, System.out, System.err);
+    }
+
+    /** Runs every measurement, prints the table on {@code out} (progress on {@code log}), writes the files. */
+    static Results run(Options options, PrintStream out, PrintStream log) throws Exception {
+        long t0 = System.nanoTime();
+        Plan plan = options.plan();
+        Path dir = options.outDir();
+        Path swipl = BareSwipl.find();
+        Machine machine = Machine.probe(swipl);
+        log.println("[bench] " + (plan.quick() ? "quick run" : "full run") + " on " + machine.line());
+
+        List<Row> rows = new ArrayList<>();
+        rows.addAll(SessionCycles.measure(plan, swipl, log));
+        rows.addAll(RoundTrips.measure(plan, swipl, log));
+        rows.addAll(ExecuteProlog.measure(plan, swipl, log));
+        rows.addAll(PararuleThroughput.measure(plan, log));
+        rows.addAll(MemoryFootprint.measure(plan, swipl, log));
+
+        String command = "make bench" + (plan.quick() ? " BENCH_ARGS=--quick" : "");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        out.print(table(machine, rows, command, seconds));
+        Files.createDirectories(dir);
+        ResultsCsv.write(dir.resolve("results.csv"), rows);
+        ResultsChart.write(dir.resolve("results.svg"), machine, rows);
+        Files.writeString(dir.resolve("results.md"), markdown(machine, rows, command), StandardCharsets.UTF_8);
+        out.println("wrote " + dir.resolve("results.csv") + ", results.svg and results.md");
+        return new Results(machine, rows, dir);
+    }
+
+    /** The table as printed: one line per row, then what each row and baseline is. */
+    static String table(Machine machine, List<Row> rows, String command, double seconds) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%nprologtool benchmarks (%s, %.0f s): %s%n%n", command, seconds,
+                machine.line()));
+        int w = Math.max(4, rows.stream().mapToInt(r -> r.what().length()).max().orElse(4));
+        String format = "%-4s %-" + w + "s  %-8s %10s %10s  %-4s %14s %9s  %s%n";
+        b.append(String.format(Locale.ROOT, format, "#", "what", "backend", "median", "p90", "unit", "baseline median",
+                "ratio", "target"));
+        int n = 0;
+        for (Row r : rows) {
+            b.append(String.format(Locale.ROOT, format, "[" + ++n + "]", r.what(), r.backend(), Numbers.shown(r.median()),
+                    r.p90().isPresent() ? Numbers.shown(r.p90().getAsDouble()) : "-", r.unit().symbol,
+                    r.baselineMedian().isPresent() ? Numbers.shown(r.baselineMedian().getAsDouble()) : "-",
+                    r.ratio().isPresent() ? Numbers.shown(r.ratio().getAsDouble()) + "x" : "-", target(r)));
+        }
+        b.append(String.format(Locale.ROOT, "%nratio: how many times better than the baseline (baseline / ours for "
+                + "times and memory, ours / baseline for throughput); below 1, ours is worse.%n"));
+        n = 0;
+        for (Row r : rows) {
+            b.append(String.format(Locale.ROOT, "[%d] %s.%s%n", ++n, r.details(),
+                    r.baseline().isEmpty() ? "" : " Baseline: " + r.baseline() + "."));
+        }
+        return b.toString();
+    }
+
+    private static String target(Row r) {
+        return r.target().map(t -> t.text(r.unit()) + (t.metBy(r) ? "  met" : "  MISSED")).orElse("");
+    }
+
+    /** The table in Markdown, with the command and the machine, ready for the README. */
+    static String markdown(Machine machine, List<Row> rows, String command) {
+        StringBuilder b = new StringBuilder();
+        b.append("Measured with `").append(command).append("` on ").append(machine.line()).append(".\n\n");
+        b.append("| what | backend | median | p90 | baseline | baseline median | ratio | target |\n");
+        b.append("| --- | --- | ---: | ---: | --- | ---: | ---: | --- |\n");
+        for (Row r : rows) {
+            String u = " " + r.unit().symbol;
+            b.append("| ").append(md(r.what())).append(" | ").append(r.backend()).append(" | ")
+                    .append(Numbers.shown(r.median())).append(u).append(" | ")
+                    .append(r.p90().isPresent() ? Numbers.shown(r.p90().getAsDouble()) + u : "").append(" | ")
+                    .append(md(r.baseline())).append(" | ")
+                    .append(r.baselineMedian().isPresent() ? Numbers.shown(r.baselineMedian().getAsDouble()) + u : "")
+                    .append(" | ").append(r.ratio().isPresent() ? Numbers.shown(r.ratio().getAsDouble()) + "x" : "")
+                    .append(" | ").append(md(r.target().map(t -> t.text(r.unit()) + (t.metBy(r) ? " met" : " **missed**"))
+                            .orElse(""))).append(" |\n");
+        }
+        b.append("\nratio: how many times better than the baseline (baseline / ours for times and memory, ours / "
+                + "baseline for throughput). Details of each row: `results.csv`.\n");
+        return b.toString();
+    }
+
+    private static String md(String s) {
+        return s.replace("|", "\\|");
+    }
+}

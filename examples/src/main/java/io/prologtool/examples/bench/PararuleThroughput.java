@@ -1,0 +1,115 @@
+package io.prologtool.examples.bench;
+
+import io.prologtool.PrologBackend;
+import io.prologtool.SessionRegistry;
+import io.prologtool.examples.formalizer.FormalizerAgent;
+import io.prologtool.examples.formalizer.TemplateFormalizer;
+import io.prologtool.examples.pararule.PararuleEvaluation;
+import io.prologtool.examples.pararule.PararuleEvaluation.Report;
+import io.prologtool.examples.pararule.PararuleQuestion;
+import io.prologtool.jpl.JplBackend;
+import io.prologtool.process.ProcessBackend;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.Supplier;
+
+/**
+ * Measurement 4, the PARARULE-Plus pipeline end to end: the questions of {@code sample.jsonl} through
+ * the {@link FormalizerAgent} with {@link TemplateFormalizer#paper()} (formalize, open, consult, query,
+ * close; the demo's settings), with 1 and 2 worker threads, on both backends. Every run must score
+ * what the demo scores (1.000 on this file), so a broken pipeline cannot report fast numbers.
+ * Thanks to Qiming Bao for development of the PARARULE Plus dataset and permission to freely utilise it.
+ */
+final class PararuleThroughput {
+
+    /** The demo's inference limit per goal. */
+    private static final long MAX_INFERENCES = 100_000;
+    /** The demo scores 1.000 (200/200) on sample.jsonl with the paper's reading; allow for a rare timeout. */
+    static final double MIN_ACCURACY = 0.99;
+
+    private PararuleThroughput() {
+    }
+
+    static List<Row> measure(Plan plan, PrintStream log) throws IOException {
+        List<PararuleQuestion> all = PararuleQuestion.read(PararuleQuestion.dataDir().resolve("sample.jsonl"));
+        List<PararuleQuestion> qs = spread(all, plan.pararuleQuestions());
+        List<Row> rows = new ArrayList<>();
+        rows.addAll(measure(plan, qs, "jpl", JplBackend::get, log));
+        rows.addAll(measure(plan, qs, "process", () -> ProcessBackend.builder().poolSize(2).build(), log));
+        return rows;
+    }
+
+    private static List<Row> measure(Plan plan, List<PararuleQuestion> qs, String name, Supplier<PrologBackend> make,
+                                     PrintStream log) {
+        int runs = plan.pararuleRuns().timed();
+        String statistic = runs == 1 ? "1 run" : "median of " + runs + " runs";
+        double[] oneThread = new double[runs];
+        double[] twoThreads = new double[runs];
+        List<Double> latencies = new ArrayList<>();
+        // the demo's settings: a registry over the backend, sessions for twice the workers and a few more
+        try (PrologBackend backend = make.get();
+             SessionRegistry registry = SessionRegistry.builder(backend).maxSessions(2 * 2 + 4)
+                     .idleTtl(Duration.ofMinutes(5)).build()) {
+            FormalizerAgent agent = FormalizerAgent.builder(registry).formalizer(TemplateFormalizer.paper())
+                    .maxInferences(MAX_INFERENCES).timeLimit(Duration.ofSeconds(10)).build();
+            for (int threads = 1; threads <= 2; threads++) {
+                Timer.progress(log, "PARARULE-Plus " + qs.size() + " questions, " + name + ", " + threads
+                        + (threads == 1 ? " thread" : " threads") + " (runs)", plan.pararuleRuns());
+                for (int i = 0; i < plan.pararuleRuns().warmup(); i++) {
+                    checked(PararuleEvaluation.run(agent, qs, threads, p -> { }), name, threads);
+                }
+                for (int i = 0; i < runs; i++) {
+                    Report r = checked(PararuleEvaluation.run(agent, qs, threads, p -> { }), name, threads);
+                    if (threads == 1) {
+                        oneThread[i] = r.throughput();
+                        r.results().forEach(x -> latencies.add(x.solution().elapsed().toNanos() / 1e6));
+                    } else {
+                        twoThreads[i] = r.throughput();
+                    }
+                }
+            }
+        }
+        String pipeline = "sample.jsonl (" + qs.size() + " questions, one per context) through FormalizerAgent with "
+                + "TemplateFormalizer.paper() (formalize, open, consult, query, close; at most 100,000 inferences a goal) "
+                + "and PararuleEvaluation.run" + ("process".equals(name) ? "; ProcessBackend.builder().poolSize(2)" : "")
+                + "; every run scored at least " + MIN_ACCURACY;
+        Row rate = new Row("pararule_throughput", "PARARULE-Plus sample, 2 threads (" + statistic + ")", name,
+                Summary.of(twoThreads).median(), OptionalDouble.empty(), Unit.QUESTIONS_PER_SECOND,
+                pipeline + "; questions per second of wall time, " + statistic, "the same, 1 thread",
+                OptionalDouble.of(Summary.of(oneThread).median()), Optional.empty());
+        Summary latency = Summary.of(latencies.stream().mapToDouble(Double::doubleValue).toArray());
+        Row each = new Row("pararule_latency", "PARARULE-Plus per-question latency, 1 thread", name, latency.median(),
+                OptionalDouble.of(latency.p90()), Unit.MILLIS,
+                pipeline + "; Solution.elapsed() of every question of the timed 1-thread runs", "",
+                OptionalDouble.empty(), Optional.empty());
+        return List.of(rate, each);
+    }
+
+    private static Report checked(Report r, String backend, int threads) {
+        if (r.accuracy().rate() < MIN_ACCURACY) {
+            throw new IllegalStateException(String.format(Locale.ROOT,
+                    "PARARULE-Plus on %s with %d thread(s) scored %s, below %.2f: the pipeline is broken", backend,
+                    threads, r.accuracy(), MIN_ACCURACY));
+        }
+        return r;
+    }
+
+    /** At most {@code n} of {@code qs}, evenly spaced (the file is stratified in blocks of depth and rule type). */
+    static <T> List<T> spread(List<T> qs, int n) {
+        if (n >= qs.size()) {
+            return qs;
+        }
+        List<T> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(qs.get((int) ((long) i * qs.size() / n)));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,104 @@
+package io.prologtool.examples.bench;
+
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PrologBackend;
+import io.prologtool.PrologSession;
+import io.prologtool.jpl.JplBackend;
+import io.prologtool.process.ProcessBackend;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * Measurement 1, the cost of a whole session: open, consult a 20-clause program, run one goal, close.
+ * On JPL, on the process backend with a warm pool of 2 and with a child started per open; the baseline
+ * is a fresh {@code swipl} per session.
+ */
+final class SessionCycles {
+
+    /** 18 edges and a recursive path/2: the program of every session-shaped measurement. */
+    static final String PROGRAM = IntStream.rangeClosed(1, 20)
+            .mapToObj(i -> i <= 18 ? "edge(n" + i + ", n" + (i + 1) + ")." : i == 19
+                    ? "path(X, Y) :- edge(X, Y)." : "path(X, Y) :- edge(X, Z), path(Z, Y).")
+            .collect(Collectors.joining("\n"));
+
+    /** Walks the whole chain: true. */
+    static final String GOAL = "path(n1, n19)";
+
+    private static final String WHAT = "session: open + consult 20 clauses + goal + close";
+    private static final String BASELINE = "fresh `swipl -q -f none` per session: consult a temp file, one query, "
+            + "halt (as a session-per-process tool server does)";
+
+    private SessionCycles() {
+    }
+
+    static List<Row> measure(Plan plan, Path swipl, PrintStream log) throws Exception {
+        Summary base = baseline(plan, swipl, log);
+
+        Timer.progress(log, "session cycle, jpl", plan.cycleJpl());
+        Summary jpl;
+        try (JplBackend backend = JplBackend.get()) {
+            jpl = Summary.ofNanos(Timer.time(plan.cycleJpl(), () -> cycle(backend)), Unit.MILLIS);
+        }
+
+        Timer.progress(log, "session cycle, process, warm pool of 2", plan.cyclePool());
+        Summary pooled;
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
+            pooled = Summary.ofNanos(Timer.time(plan.cyclePool(), () -> cycle(backend),
+                    () -> Thread.sleep(Plan.POOL_PAUSE_MILLIS)), Unit.MILLIS);
+        }
+
+        Timer.progress(log, "session cycle, process, child per open", plan.cycleChildPerOpen());
+        Summary perOpen;
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            perOpen = Summary.ofNanos(Timer.time(plan.cycleChildPerOpen(), () -> cycle(backend)), Unit.MILLIS);
+        }
+
+        return List.of(
+                Row.of("cycle", WHAT, "jpl", jpl, Unit.MILLIS,
+                        "JplBackend.get(): open, consult the 20-clause edge/path program, run " + GOAL + ", close; back to back",
+                        BASELINE, base).withTarget(Target.below(1)),
+                Row.of("cycle_warm_pool", "session cycle, warm pool of 2, 30 ms apart", "process", pooled, Unit.MILLIS,
+                        "ProcessBackend.builder().poolSize(2): the same cycle, with an untimed " + Plan.POOL_PAUSE_MILLIS
+                                + " ms sleep before each so that the pool refills, as for requests that arrive over time",
+                        BASELINE, base).withTarget(Target.below(5)),
+                Row.of("cycle_child_per_open", "session cycle, child per open (saved state)", "process", perOpen,
+                        Unit.MILLIS, "ProcessBackend.builder() (no pool): the same cycle, back to back; each open starts "
+                                + "a swipl child from the harness's saved state", BASELINE, base));
+    }
+
+    /** One cycle; throws unless the program loads and the goal succeeds. */
+    static void cycle(PrologBackend backend) {
+        try (PrologSession s = backend.open()) {
+            if (s.consult(PROGRAM).hasErrors()) {
+                throw new IllegalStateException("the bench program does not load on " + backend.name());
+            }
+            GoalResult r = s.goal(GOAL).run();
+            if (r.outcome() != Outcome.SUCCESS) {
+                throw new IllegalStateException("unexpected answer on " + backend.name() + ": " + r);
+            }
+        }
+    }
+
+    private static Summary baseline(Plan plan, Path swipl, PrintStream log) throws Exception {
+        Timer.progress(log, "session cycle, baseline: swipl per session", plan.cycleBaseline());
+        Path file = Files.createTempFile("prologtool-bench-", ".pl");
+        try {
+            Files.writeString(file, PROGRAM + "\n", StandardCharsets.UTF_8);
+            return Summary.ofNanos(Timer.time(plan.cycleBaseline(), () -> {
+                String answer = BareSwipl.sessionPerProcess(swipl, file, GOAL);
+                if (!answer.equals("yes")) {
+                    throw new IllegalStateException("swipl per session answered: " + answer);
+                }
+            }), Unit.MILLIS);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}

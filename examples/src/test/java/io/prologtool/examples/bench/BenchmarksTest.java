@@ -1,0 +1,254 @@
+package io.prologtool.examples.bench;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The suite in quick mode end to end (every measurement on both backends, real swipl), and the CSV and
+ * SVG writers on their own. Asserts the shape of the results, never a timing.
+ */
+class BenchmarksTest {
+
+    /** Every measurement and backend the suite reports. */
+    private static final Set<String> EXPECTED_ROWS = Set.of("cycle/jpl", "cycle_warm_pool/process",
+            "cycle_child_per_open/process", "roundtrip/jpl", "roundtrip/process", "execute_prolog/jpl",
+            "execute_prolog/process", "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
+            "pararule_latency/process", "memory_total/jpl", "memory_per_session/jpl", "memory_child_rss/process",
+            "memory_child_pss/process");
+    /** The rows without a baseline. */
+    private static final Set<String> WITHOUT_BASELINE = Set.of("pararule_latency/jpl", "pararule_latency/process",
+            "memory_per_session/jpl");
+
+    private static final String SVG = "http://www.w3.org/2000/svg";
+
+    @TempDir
+    static Path dir;
+    private static Benchmarks.Results results;
+    private static String printed;
+
+    @BeforeAll
+    static void runTheQuickSuite() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        results = Benchmarks.run(Benchmarks.Options.parse("--quick", "--out", dir.toString()),
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        printed = out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void csvHasEveryMeasurementOnEveryBackendWithPositiveNumbers() throws Exception {
+        List<Map<String, String>> csv = readCsv(dir.resolve("results.csv"));
+        assertThat(csv.stream().map(r -> r.get("id") + "/" + r.get("backend")))
+                .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(EXPECTED_ROWS);
+        for (Map<String, String> r : csv) {
+            String key = r.get("id") + "/" + r.get("backend");
+            assertThat(Double.parseDouble(r.get("median"))).as(key + " median").isPositive();
+            if (!r.get("p90").isEmpty()) {
+                assertThat(Double.parseDouble(r.get("p90"))).as(key + " p90").isPositive();
+            }
+            assertThat(Unit.ofSymbol(r.get("unit"))).as(key + " unit").isNotNull();
+            assertThat(r.get("what")).as(key + " what").isNotBlank();
+            assertThat(r.get("details")).as(key + " details").isNotBlank();
+            if (WITHOUT_BASELINE.contains(key)) {
+                assertThat(r.get("baseline_median")).as(key + " baseline").isEmpty();
+                assertThat(r.get("ratio")).as(key + " ratio").isEmpty();
+            } else {
+                assertThat(r.get("baseline")).as(key + " baseline").isNotBlank();
+                assertThat(Double.parseDouble(r.get("baseline_median"))).as(key + " baseline median").isPositive();
+            }
+        }
+    }
+
+    @Test
+    void csvRatioIsTheBaselineOverOursExceptForThroughput() throws Exception {
+        for (Map<String, String> r : readCsv(dir.resolve("results.csv"))) {
+            if (r.get("ratio").isEmpty()) {
+                continue;
+            }
+            double ours = Double.parseDouble(r.get("median"));
+            double base = Double.parseDouble(r.get("baseline_median"));
+            double expected = Unit.ofSymbol(r.get("unit")).higherIsBetter() ? ours / base : base / ours;
+            assertThat(Double.parseDouble(r.get("ratio"))).as(r.get("id") + "/" + r.get("backend"))
+                    .isCloseTo(expected, within(expected * 0.005));
+        }
+    }
+
+    @Test
+    void targetsOfTheIssueAreMarked() throws Exception {
+        Map<String, String> targets = readCsv(dir.resolve("results.csv")).stream()
+                .filter(r -> !r.get("target").isEmpty())
+                .collect(Collectors.toMap(r -> r.get("id") + "/" + r.get("backend"), r -> r.get("target")));
+        // memory_total's target is for 1,000 sessions; the quick run opens fewer
+        assertThat(targets).containsOnly(Map.entry("cycle/jpl", "< 1 ms"), Map.entry("cycle_warm_pool/process", "< 5 ms"),
+                Map.entry("roundtrip/jpl", "< 50 µs"), Map.entry("roundtrip/process", "< 150 µs"),
+                Map.entry("execute_prolog/jpl", ">= 20x"), Map.entry("execute_prolog/process", ">= 20x"));
+        assertThat(readCsv(dir.resolve("results.csv"))).filteredOn(r -> !r.get("target").isEmpty())
+                .allSatisfy(r -> assertThat(r.get("target_met")).isIn("met", "missed"));
+    }
+
+    @Test
+    void chartIsWellFormedSvgWithABarPerRow() throws Exception {
+        Document svg = parse(Files.readAllBytes(dir.resolve("results.svg")));
+        assertThat(svg.getDocumentElement().getLocalName()).isEqualTo("svg");
+        assertThat(bars(svg, "ours")).hasSize(EXPECTED_ROWS.size());
+        assertThat(bars(svg, "baseline")).hasSize(EXPECTED_ROWS.size() - WITHOUT_BASELINE.size());
+        assertThat(withClass(svg, "line", "target")).hasSize(4); // the four targets on a median
+        assertThat(svg.getDocumentElement().getTextContent()).contains(results.machine().line());
+    }
+
+    @Test
+    void tableShowsEveryRowAndTheMachine() throws Exception {
+        assertThat(printed).contains(results.machine().line()).contains("baseline median").contains("ratio");
+        for (Row r : results.rows()) {
+            assertThat(printed).contains(r.what());
+        }
+        assertThat(Files.readString(dir.resolve("results.md"))).contains("make bench BENCH_ARGS=--quick")
+                .contains("| what | backend | median |");
+    }
+
+    @Test
+    void writersQuoteAndEscapeAwkwardText() throws Exception {
+        Row awkward = new Row("x", "a \"quoted\", <odd> & label", "jpl", 1.5, OptionalDouble.of(2),
+                Unit.MICROS, "line one, with comma", "base <line>", OptionalDouble.of(30), Optional.of(Target.below(50)));
+        Row rate = new Row("y", "rate", "process", 40, OptionalDouble.empty(), Unit.QUESTIONS_PER_SECOND, "d",
+                "one thread", OptionalDouble.of(20), Optional.empty());
+        Row lone = new Row("z", "alone", "process", 0.2, OptionalDouble.empty(), Unit.KB, "d", "",
+                OptionalDouble.empty(), Optional.empty());
+        Path csv = dir.resolve("awkward.csv");
+        ResultsCsv.write(csv, List.of(awkward, rate, lone));
+        List<Map<String, String>> rows = readCsv(csv);
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0)).containsEntry("what", "a \"quoted\", <odd> & label").containsEntry("ratio", "20")
+                .containsEntry("target", "< 50 µs").containsEntry("target_met", "met").containsEntry("p90", "2");
+        assertThat(rows.get(1)).containsEntry("ratio", "2").containsEntry("p90", "").containsEntry("target", "");
+        assertThat(rows.get(2)).containsEntry("baseline", "").containsEntry("ratio", "");
+
+        Machine m = new Machine(2, "CPU <&>", "SWI-Prolog 9.0.4", "Java 17", "2025-01-01T00:00:00Z", "0.50");
+        Document svg = parse(ResultsChart.render(m, List.of(awkward, rate, lone)).getBytes(StandardCharsets.UTF_8));
+        assertThat(bars(svg, "ours")).hasSize(3);
+        assertThat(bars(svg, "baseline")).hasSize(2);
+        assertThat(withClass(svg, "line", "target")).hasSize(1);
+        assertThat(svg.getDocumentElement().getTextContent()).contains("CPU <&>").contains("a \"quoted\", <odd> & label");
+    }
+
+    @Test
+    void optionsSplitWordsAndRejectUnknownOnes() {
+        Benchmarks.Options o = Benchmarks.Options.parse("--quick --out=/tmp/x", "--skip-jpl-memory");
+        assertThat(o.quick()).isTrue();
+        assertThat(o.out()).contains(Path.of("/tmp/x"));
+        assertThat(o.jplMemory()).isFalse();
+        assertThat(o.plan().jplMemory()).isFalse();
+        assertThat(Benchmarks.Options.parse("").plan()).isEqualTo(Plan.fullRun());
+        Path root = SharedData.repositoryRoot();
+        assertThat(root.resolve("pom.xml")).content().contains("<modules>");
+        assertThat(Benchmarks.Options.parse().outDir()).isEqualTo(root.resolve("docs").resolve("bench"));
+        assertThat(Benchmarks.Options.parse("--out", "build/b").outDir()).isEqualTo(root.resolve("build/b"));
+        assertThatThrownBy(() -> Benchmarks.Options.parse("--fast")).hasMessageContaining("unknown option --fast");
+        assertThatThrownBy(() -> Benchmarks.Options.parse("--out")).hasMessageContaining("--out needs");
+    }
+
+    @Test
+    void summaryTakesMedianAndNearestRankP90() {
+        Summary s = Summary.of(new double[] {5, 1, 4, 2, 3, 6, 7, 8, 9, 10});
+        assertThat(s.median()).isEqualTo(5.5);
+        assertThat(s.p90()).isEqualTo(9);
+        assertThat(Summary.ofNanos(new long[] {1_500, 2_500, 3_500}, Unit.MICROS)).isEqualTo(new Summary(2.5, 3.5));
+        assertThat(Numbers.csv(1234.56)).isEqualTo("1235");
+        assertThat(Numbers.csv(0.000412345)).isEqualTo("0.0004123");
+        assertThat(Numbers.shown(20000)).isEqualTo("20000");
+    }
+
+    private static List<Element> bars(Document svg, String kind) {
+        return withClass(svg, "rect", "bar", kind);
+    }
+
+    /** The {@code tag} elements whose class attribute names every one of {@code classes}. */
+    private static List<Element> withClass(Document svg, String tag, String... classes) {
+        NodeList nodes = svg.getElementsByTagNameNS(SVG, tag);
+        List<Element> out = new ArrayList<>();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            Element e = (Element) nodes.item(i);
+            if (Set.of(e.getAttribute("class").split(" ")).containsAll(Set.of(classes))) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private static Document parse(byte[] xml) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml));
+    }
+
+    /** RFC 4180: quoted cells may hold commas, doubled quotes and line breaks. */
+    private static List<Map<String, String>> readCsv(Path file) throws Exception {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        List<List<String>> lines = new ArrayList<>();
+        List<String> line = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                    cell.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    cell.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                line.add(cell.toString());
+                cell.setLength(0);
+            } else if (c == '\n') {
+                line.add(cell.toString());
+                cell.setLength(0);
+                lines.add(line);
+                line = new ArrayList<>();
+            } else if (c != '\r') {
+                cell.append(c);
+            }
+        }
+        assertThat(line).as("the file ends with a line break").isEmpty();
+        List<String> header = lines.get(0);
+        assertThat(header).isEqualTo(ResultsCsv.HEADER);
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (List<String> l : lines.subList(1, lines.size())) {
+            assertThat(l).hasSameSizeAs(header);
+            Map<String, String> m = new LinkedHashMap<>();
+            for (int i = 0; i < header.size(); i++) {
+                m.put(header.get(i), l.get(i));
+            }
+            rows.add(m);
+        }
+        return rows;
+    }
+}
