@@ -192,7 +192,7 @@ handle_request_(Text, ReplyText) :-
 %!  read_request(+Text, -Request:dict) is semidet.
 %
 %   The request as atom_json_dict/3 with value_string_as(string) reads it;
-%   fails on text that is not JSON.
+%   fails on text that is not a JSON object.
 %
 %   Requests are compact JSON written by a backend, and compact JSON is
 %   also Prolog text for a term of {}/1, ','/2 and :/2 over strings,
@@ -210,7 +210,8 @@ read_request(Text, Req) :-
     json_object_term(Term, Req),
     !.
 read_request(Text, Req) :-
-    catch(atom_json_dict(Text, Req, [value_string_as(string)]), _, fail).
+    catch(atom_json_dict(Text, Req, [value_string_as(string)]), _, fail),
+    is_dict(Req).                       % a list or a number is no request
 
 json_object_term({}, Dict) :-
     !,

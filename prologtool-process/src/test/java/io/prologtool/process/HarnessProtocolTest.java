@@ -1,0 +1,125 @@
+package io.prologtool.process;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.prologtool.json.TermJson;
+import io.prologtool.spi.Executables;
+import io.prologtool.spi.Harness;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The harness's line protocol spoken raw, one line in and one line out, without a backend in between:
+ * the request reader (compact JSON read by Prolog's term reader, everything else by the JSON reader)
+ * must read every request as JSON means it and refuse everything JSON refuses, and the reply writer
+ * must write JSON that says what the harness meant.
+ */
+class HarnessProtocolTest {
+
+    @TempDir
+    static Path dir;
+    private static Process child;
+    private static Writer in;
+    private static BufferedReader out;
+
+    @BeforeAll
+    static void start() throws IOException {
+        Path harness = Harness.extractTo(dir);
+        String swipl = Executables.findOnPath("swipl").orElseThrow(() -> new IllegalStateException(
+                "swipl is not on the PATH: apt-get install swi-prolog-nox")).toString();
+        child = new ProcessBuilder(swipl, "-q", "--no-packs", "--no-tty", "-f", "none", "-g", Harness.SERVE_GOAL,
+                "-t", "halt(1)", harness.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
+        out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        child.destroyForcibly();
+        child.waitFor(5, TimeUnit.SECONDS);
+    }
+
+    /** Sends one line and returns the reply (the harness writes an empty line before each reply). */
+    private static JsonNode send(String line) throws IOException {
+        in.write(line);
+        in.write('\n');
+        in.flush();
+        String reply;
+        do {
+            reply = out.readLine();
+            assertThat(reply).as("a reply to " + line).isNotNull();
+        } while (reply.isEmpty());
+        return TermJson.mapper().readTree(reply);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"id\":7,\"op\":\"ping\"}",
+            "{ \"id\" : 7 , \"op\" : \"ping\" }",
+            "{\"op\":\"ping\",\"id\":7,\"extra\":{\"a\":[1,-2.5,1.0E-4,true,false,null,{}],\"b\":\"x\\/y\"}}",
+            "{\"id\":7,\"op\":\"p\\u0069ng\"}",
+            "{\"id\":7,\"op\":\"ping\",\"x\":\"\\uD83D\\uDE00 \\\"q\\\" \\\\ \\n\"}",
+            "{\"id\":7,\"op\":\"ping\",\"x\":-1}",
+            "{\"id\":7,\"op\":\"ping\",\"x\":\"é😀\"}",
+    })
+    void everyWayOfWritingTheSameRequestIsReadTheSame(String line) throws IOException {
+        JsonNode reply = send(line);
+        assertThat(reply.path("id").asLong()).isEqualTo(7);
+        assertThat(reply.path("ok").asBoolean()).as(reply.toString()).isTrue();
+        assertThat(reply.path("pong").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aNegativeIdIsReadAsNegative() throws IOException {
+        // "id":-5 is ":-" to Prolog's tokenizer: this one goes the JSON reader's way
+        assertThat(send("{\"id\":-5,\"op\":\"ping\"}").path("id").asLong()).isEqualTo(-5);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"id\":8,\"op\":ping}",                 // Prolog text, not JSON
+            "{\"id\":8,\"op\":\"ping\",\"x\":X}",     // a variable
+            "{\"id\":8,\"op\":\"ping\",\"x\":f(1)}",  // a compound
+            "{'id':8,'op':'ping'}",
+            "[8, \"ping\"]",
+            "not json at all",
+    })
+    void textThatIsNotAJsonObjectIsABadRequestAndTheHarnessGoesOn(String line) throws IOException {
+        JsonNode reply = send(line);
+        assertThat(reply.path("ok").asBoolean(true)).as(reply.toString()).isFalse();
+        assertThat(reply.path("error").path("message").asText()).as(reply.toString()).isNotBlank();
+        assertThat(send("{\"id\":9,\"op\":\"ping\"}").path("pong").asBoolean()).isTrue();
+    }
+
+    @Test
+    void repliesCarryTextAndNumbersExactly() throws IOException {
+        assertThat(send("{\"id\":1,\"op\":\"open\",\"session\":\"p1\"}").path("ok").asBoolean()).isTrue();
+        var req = TermJson.mapper().createObjectNode().put("id", 2).put("op", "goal").put("session", "p1")
+                .put("goal", "X = \"tab\\there \\\"quoted\\\" back\\\\slash é 😀 \\x01\\\", "
+                        + "Y is 2**70, Z = -0.5, W = 'it''s'");
+        JsonNode r = send(TermJson.mapper().writeValueAsString(req));
+        assertThat(r.path("outcome").asText()).as(r.toString()).isEqualTo("success");
+        JsonNode a = r.path("answers").get(0);
+        assertThat(a.path("X").path("value").asText()).isEqualTo("tab\there \"quoted\" back\\slash é 😀 \u0001");
+        assertThat(a.path("Y").path("value").bigIntegerValue()).isEqualTo(BigInteger.TWO.pow(70));
+        assertThat(a.path("Z").path("value").asDouble()).isEqualTo(-0.5);
+        assertThat(a.path("W").path("value").asText()).isEqualTo("it's");
+        assertThat(r.path("count").asInt()).isEqualTo(1);
+        assertThat(r.path("truncated").isBoolean()).isTrue();
+    }
+}
