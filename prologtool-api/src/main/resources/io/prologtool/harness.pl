@@ -509,14 +509,9 @@ remember_messages(M, Diags) :-
 %   (The term_expansion/2 hook that applies this is installed at the end of
 %   this file, once everything it calls is defined.)
 
-%   A term that reaches outside the session is dropped with an error
-%   diagnostic (harness_sandbox.pl); directives are adapted.
-session_term(Term, []) :-
-    prolog_load_context(module, M),
-    catch(check_isolation(M, Term), E, true),
-    nonvar(E),
-    !,
-    print_message(error, E).
+%   Directives are adapted here. (A term that reaches outside the session
+%   never gets here: the hook of harness_sandbox.pl, which comes first,
+%   drops it with an error diagnostic.)
 session_term((:- Directive), Expanded) :-
     session_directive(Directive, Expanded).
 

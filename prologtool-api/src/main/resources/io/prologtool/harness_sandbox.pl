@@ -70,9 +70,9 @@ violation(_, Goal, Goal, Why) :-
     (   Goal = run_tests ; Goal = run_tests(_) ; Goal = run_tests(_, _) ),
     Why = 'run_tests would run every session\'s units; use the run_tests tool (runTests)'.
 violation(M, Goal, Goal, Why) :-
-    sandboxed_session(M),
     nonvar(Goal),
     Goal = include(_),
+    sandboxed_session(M),
     Why = 'a sandboxed session may not read files'.
 
 %   Another session's module, here or (on the process backend) in another
