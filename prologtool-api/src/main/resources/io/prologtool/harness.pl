@@ -903,19 +903,10 @@ outcome(_, _, _, error).
 %   leaving out _-prefixed ones as the toplevel does.
 
 parse_goal(M, Text, Goal, Bindings) :-
-    (   catch(read_one(M, Text, Goal0, VarNames), E, true)
-    ->  true
-    ;   E = error(syntax_error(cannot_read), _)
-    ),
-    (   var(E)
-    ->  true
-    ;   E = error(syntax_error(_), _)
-    ->  string_concat(Text, "\n.", Text2),
-        (   catch(read_one(M, Text2, Goal0, VarNames), _, fail)
-        ->  true
-        ;   throw(E)
-        )
-    ;   throw(E)
+    string_concat(Text, "\n.", Stopped),
+    (   ends_with_full_stop(Text)
+    ->  read_goal_text(M, Text, Stopped, Text, Goal0, VarNames)
+    ;   read_goal_text(M, Stopped, Text, Text, Goal0, VarNames)
     ),
     (   Goal0 == end_of_file
     ->  throw(error(syntax_error(empty_goal), _))
@@ -926,6 +917,37 @@ parse_goal(M, Text, Goal, Bindings) :-
     check_goal_safety(M, Goal),
     include([Name=_]>>(\+ sub_atom(Name, 0, _, _, '_')), VarNames, Visible),
     maplist([Name=Var, Name-Var]>>true, Visible, Bindings).
+
+%   read_goal_text(+M, +First, +Second, +AsIs, -Goal, -VarNames): the goal
+%   as read from the text as it is (AsIs), or else with a full stop added;
+%   First is the likelier of the two (a goal usually comes without its
+%   full stop, and a failed read costs as much as a good one). At most one
+%   of them reads as one term. A syntax error is the one of AsIs.
+
+read_goal_text(M, First, Second, AsIs, Goal, VarNames) :-
+    (   catch(read_one(M, First, Goal, VarNames), E, true)
+    ->  true
+    ;   E = error(syntax_error(cannot_read), _)
+    ),
+    (   var(E)
+    ->  true
+    ;   E = error(syntax_error(_), _)
+    ->  (   catch(read_one(M, Second, Goal, VarNames), E2, true)
+        ->  true
+        ;   E2 = error(syntax_error(cannot_read), _)
+        ),
+        (   var(E2)
+        ->  true
+        ;   First == AsIs
+        ->  throw(E)
+        ;   throw(E2)
+        )
+    ;   throw(E)
+    ).
+
+ends_with_full_stop(Text) :-
+    split_string(Text, "", " \t\r\n", [Trimmed]),
+    sub_string(Trimmed, _, 1, 0, ".").
 
 read_one(M, Text, Term, VarNames) :-
     setup_call_cleanup(
