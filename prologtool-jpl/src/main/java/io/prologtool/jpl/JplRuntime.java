@@ -27,7 +27,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -88,7 +87,7 @@ final class JplRuntime {
     private final SwiplInstallation installation;
     private final int workers;
     private final ScheduledThreadPoolExecutor control;
-    private final LinkedBlockingQueue<Call> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    private final HandoffQueue<Call> queue = new HandoffQueue<>(QUEUE_CAPACITY);
     private final AtomicLong tickets = new AtomicLong();
     private final AtomicInteger running = new AtomicInteger();
     /** Calls queued or running whose caller still waits: spinning is worth it only while a core is free. */
@@ -352,23 +351,9 @@ final class JplRuntime {
         }
     }
 
-    /** The next request: spins for a moment first when a core is free, then blocks. */
+    /** The next request: polls for a moment first when a core is free, then parks. */
     private Call nextCall() throws InterruptedException {
-        Call c = queue.poll();
-        if (c != null) {
-            return c;
-        }
-        if (inFlight.get() < CORES) {
-            long until = System.nanoTime() + SPIN_NANOS;
-            while (System.nanoTime() < until) {
-                Thread.yield();
-                c = queue.poll();
-                if (c != null) {
-                    return c;
-                }
-            }
-        }
-        return queue.take();
+        return queue.take(inFlight.get() < CORES ? SPIN_NANOS : 0);
     }
 
     private static void oneShot(String goal) {

@@ -1,0 +1,131 @@
+package io.prologtool.jpl;
+
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The bounded FIFO queue between the callers of the {@link JplRuntime} and its worker threads.
+ * Items are taken in the order they were offered; which worker takes one is not fixed.
+ *
+ * <p>Unlike a {@link java.util.concurrent.LinkedBlockingQueue}, whose every offer into an empty queue
+ * wakes a blocked taker, an offer here wakes a parked worker only when no worker is polling: a worker
+ * that has just finished a call polls for a moment (see {@link #take}) and takes the next call itself.
+ * Waking a second worker only for it to find the call gone cost about 30 us per call on two cores.
+ *
+ * <p>No call is left waiting while a worker sleeps: a worker leaves the polling count before it
+ * registers as parked and looks at the queue once more before it parks, and an offer adds the call
+ * before it reads the polling count. Either the worker's last look finds the call, or the offer sees no
+ * poller and unparks a registered worker. A worker that takes a call while others wait wakes one more
+ * worker, so calls offered while a worker polled are not left to that one worker.
+ *
+ * @param <T> what is queued
+ */
+final class HandoffQueue<T> {
+
+    private final int capacity;
+    private final ConcurrentLinkedQueue<T> items = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger size = new AtomicInteger();
+    private final AtomicInteger polling = new AtomicInteger();
+    /** Parked workers, the most recently parked first (its caches are the warmest). */
+    private final ConcurrentLinkedDeque<Thread> parked = new ConcurrentLinkedDeque<>();
+
+    HandoffQueue(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be positive, was " + capacity);
+        }
+        this.capacity = capacity;
+    }
+
+    /** Adds {@code item} at the end; false when {@code capacity} items wait already. */
+    boolean offer(T item) {
+        if (size.incrementAndGet() > capacity) {
+            size.decrementAndGet();
+            return false;
+        }
+        items.add(item);
+        if (polling.get() == 0) {
+            wakeOne();
+        }
+        return true;
+    }
+
+    private void wakeOne() {
+        Thread worker = parked.pollFirst();
+        if (worker != null) {
+            LockSupport.unpark(worker);
+        }
+    }
+
+    /**
+     * A worker took {@code item}; when more wait, it wakes another worker for them (offers made while
+     * a worker polled woke nobody).
+     */
+    private T took(T item) {
+        if (size.get() > 0) {
+            wakeOne();
+        }
+        return item;
+    }
+
+    /** The first item, or null when none waits. */
+    T poll() {
+        T item = items.poll();
+        if (item != null) {
+            size.decrementAndGet();
+        }
+        return item;
+    }
+
+    /** The number of items waiting. */
+    int size() {
+        return size.get();
+    }
+
+    /**
+     * The first item, waiting as long as it takes: polling for up to {@code pollNanos} (yielding the
+     * core to any runnable thread between looks), then parked.
+     *
+     * @throws InterruptedException when the thread is interrupted while parked
+     */
+    T take(long pollNanos) throws InterruptedException {
+        T item = poll();
+        if (item != null) {
+            return took(item);
+        }
+        if (pollNanos > 0) {
+            polling.incrementAndGet();
+            try {
+                long until = System.nanoTime() + pollNanos;
+                while (System.nanoTime() - until < 0) {
+                    Thread.yield();
+                    item = poll();
+                    if (item != null) {
+                        return took(item);
+                    }
+                }
+            } finally {
+                polling.decrementAndGet();
+            }
+        }
+        Thread me = Thread.currentThread();
+        while (true) {
+            parked.addFirst(me);
+            item = poll();
+            if (item != null) {
+                parked.remove(me);
+                return took(item);
+            }
+            LockSupport.park(this);
+            parked.remove(me); // gone already when an offer woke this thread
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            item = poll();
+            if (item != null) {
+                return took(item);
+            }
+        }
+    }
+}

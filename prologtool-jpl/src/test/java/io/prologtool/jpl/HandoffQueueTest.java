@@ -1,0 +1,139 @@
+package io.prologtool.jpl;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The queue between JPL callers and workers: nothing lost, nothing taken twice, nobody left asleep. */
+class HandoffQueueTest {
+
+    @Test
+    void oneTakerGetsItemsInOfferOrder() throws InterruptedException {
+        HandoffQueue<Integer> q = new HandoffQueue<>(100);
+        for (int i = 0; i < 10; i++) {
+            assertThat(q.offer(i)).isTrue();
+        }
+        for (int i = 0; i < 10; i++) {
+            assertThat(q.take(0)).isEqualTo(i);
+        }
+        assertThat(q.poll()).isNull();
+        assertThat(q.size()).isZero();
+    }
+
+    @Test
+    void offersBeyondTheCapacityAreRefused() {
+        HandoffQueue<Integer> q = new HandoffQueue<>(3);
+        assertThat(q.offer(1)).isTrue();
+        assertThat(q.offer(2)).isTrue();
+        assertThat(q.offer(3)).isTrue();
+        assertThat(q.offer(4)).isFalse();
+        assertThat(q.size()).isEqualTo(3);
+        assertThat(q.poll()).isEqualTo(1);
+        assertThat(q.offer(4)).isTrue();
+    }
+
+    @Test
+    void aParkedTakerIsWokenByAnOffer() throws Exception {
+        HandoffQueue<String> q = new HandoffQueue<>(10);
+        List<String> got = new ArrayList<>();
+        Thread taker = new Thread(() -> {
+            try {
+                got.add(q.take(0));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        taker.start();
+        Thread.sleep(100); // parked by now
+        q.offer("x");
+        taker.join(5_000);
+        assertThat(taker.isAlive()).isFalse();
+        assertThat(got).containsExactly("x");
+    }
+
+    @Test
+    void aParkedTakerCanBeInterrupted() throws Exception {
+        HandoffQueue<String> q = new HandoffQueue<>(10);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        Thread taker = new Thread(() -> {
+            try {
+                q.take(0);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        });
+        taker.start();
+        Thread.sleep(100);
+        taker.interrupt();
+        assertThat(interrupted.await(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /**
+     * Many producers and takers, takers polling (or not) before they park, producers pausing now and
+     * then so that takers park: every item is taken exactly once and every taker that is owed an item
+     * gets it (a lost wake-up would hang the test at the latch).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 20_000, 150_000})
+    void everyItemIsTakenExactlyOnce(long pollNanos) throws Exception {
+        int producers = 4;
+        int takers = 8;
+        int perProducer = 5_000;
+        int total = producers * perProducer;
+        HandoffQueue<Integer> q = new HandoffQueue<>(total);
+        Set<Integer> taken = ConcurrentHashMap.newKeySet();
+        AtomicInteger duplicates = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(total);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < takers; t++) {
+            Thread th = new Thread(() -> {
+                try {
+                    while (true) {
+                        Integer item = q.take(pollNanos);
+                        if (!taken.add(item)) {
+                            duplicates.incrementAndGet();
+                        }
+                        done.countDown();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            th.setDaemon(true);
+            th.start();
+            threads.add(th);
+        }
+        for (int p = 0; p < producers; p++) {
+            int base = p * perProducer;
+            Thread th = new Thread(() -> {
+                for (int i = 0; i < perProducer; i++) {
+                    assertThat(q.offer(base + i)).isTrue();
+                    if (i % 500 == 0) {
+                        try {
+                            Thread.sleep(2); // let the takers park
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }
+            });
+            th.start();
+            threads.add(th);
+        }
+        assertThat(done.await(60, TimeUnit.SECONDS)).as("all %d items taken", total).isTrue();
+        assertThat(duplicates.get()).isZero();
+        assertThat(taken).hasSize(total);
+        assertThat(q.size()).isZero();
+        threads.forEach(Thread::interrupt);
+    }
+}
