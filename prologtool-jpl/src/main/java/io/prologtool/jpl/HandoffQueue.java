@@ -1,24 +1,23 @@
 package io.prologtool.jpl;
 
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The bounded FIFO queue between the callers of the {@link JplRuntime} and its worker threads.
  * Items are taken in the order they were offered; which worker takes one is not fixed.
  *
  * <p>Unlike a {@link java.util.concurrent.LinkedBlockingQueue}, whose every offer into an empty queue
- * wakes a blocked taker, an offer here wakes a parked worker only when no worker is polling: a worker
+ * wakes a blocked taker, an offer here wakes a blocked worker only when no worker is polling: a worker
  * that has just finished a call polls for a moment (see {@link #take}) and takes the next call itself.
  * Waking a second worker only for it to find the call gone cost about 30 us per call on two cores.
  *
- * <p>No call is left waiting while a worker sleeps: a worker leaves the polling count before it
- * registers as parked and looks at the queue once more before it parks, and an offer adds the call
- * before it reads the polling count. Either the worker's last look finds the call, or the offer sees no
- * poller and unparks a registered worker. A worker that takes a call while others wait wakes one more
- * worker, so calls offered while a worker polled are not left to that one worker.
+ * <p>No call is left waiting while workers sleep: a worker leaves the polling count before it looks at
+ * the queue for the last time, and an offer adds the call before it reads the polling count, so
+ * either that last look finds the call or the offer sees no poller and releases a wake-up (a
+ * semaphore: a wake-up given before the worker blocks is not lost). A worker that takes a call while
+ * others wait wakes one more worker, so calls offered while a worker polled are not left to that one.
  *
  * @param <T> what is queued
  */
@@ -28,8 +27,8 @@ final class HandoffQueue<T> {
     private final ConcurrentLinkedQueue<T> items = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicInteger polling = new AtomicInteger();
-    /** Parked workers, the most recently parked first (its caches are the warmest). */
-    private final ConcurrentLinkedDeque<Thread> parked = new ConcurrentLinkedDeque<>();
+    /** Wake-ups for blocked workers; one may be spare (a worker then finds nothing and blocks again). */
+    private final Semaphore wakeups = new Semaphore(0);
 
     HandoffQueue(int capacity) {
         if (capacity < 1) {
@@ -52,10 +51,7 @@ final class HandoffQueue<T> {
     }
 
     private void wakeOne() {
-        Thread worker = parked.pollFirst();
-        if (worker != null) {
-            LockSupport.unpark(worker);
-        }
+        wakeups.release();
     }
 
     /**
@@ -85,9 +81,9 @@ final class HandoffQueue<T> {
 
     /**
      * The first item, waiting as long as it takes: polling for up to {@code pollNanos} (yielding the
-     * core to any runnable thread between looks), then parked.
+     * core to any runnable thread between looks), then blocked.
      *
-     * @throws InterruptedException when the thread is interrupted while parked
+     * @throws InterruptedException when the thread is interrupted while blocked
      */
     T take(long pollNanos) throws InterruptedException {
         T item = poll();
@@ -109,23 +105,12 @@ final class HandoffQueue<T> {
                 polling.decrementAndGet();
             }
         }
-        Thread me = Thread.currentThread();
         while (true) {
-            parked.addFirst(me);
-            item = poll();
-            if (item != null) {
-                parked.remove(me);
-                return took(item);
-            }
-            LockSupport.park(this);
-            parked.remove(me); // gone already when an offer woke this thread
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
             item = poll();
             if (item != null) {
                 return took(item);
             }
+            wakeups.acquire();
         }
     }
 }

@@ -79,6 +79,40 @@ class HandoffQueueTest {
     }
 
     /**
+     * One caller, eight workers, one call at a time, as a single-threaded user drives the runtime: each
+     * item must be taken while the others sleep or poll (a lost wake-up leaves it waiting for ever).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 20_000, 150_000})
+    void callsOneAtATimeAreAlwaysTaken(long pollNanos) throws Exception {
+        HandoffQueue<CountDownLatch> q = new HandoffQueue<>(10);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            Thread th = new Thread(() -> {
+                try {
+                    while (true) {
+                        q.take(pollNanos).countDown();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            th.setDaemon(true);
+            th.start();
+            workers.add(th);
+        }
+        for (int i = 0; i < 20_000; i++) {
+            CountDownLatch call = new CountDownLatch(1);
+            assertThat(q.offer(call)).isTrue();
+            assertThat(call.await(10, TimeUnit.SECONDS)).as("call %d taken", i).isTrue();
+            if (i % 2_000 == 0) {
+                Thread.sleep(5); // every worker blocks
+            }
+        }
+        workers.forEach(Thread::interrupt);
+    }
+
+    /**
      * Many producers and takers, takers polling (or not) before they park, producers pausing now and
      * then so that takers park: every item is taken exactly once and every taker that is owed an item
      * gets it (a lost wake-up would hang the test at the latch).
