@@ -181,14 +181,6 @@ handle_request_(Text, ReplyText) :-
         reply_text([id= @(null)|EPairs], ReplyText)
     ).
 
-%   reply_text(+Pairs, -Text): the reply as one line of JSON.
-%
-%   The shapes replies are made of (json(Pairs), lists, text, integers,
-%   floats, @(true), @(false), @(null)) are written here, strings through
-%   library(http/json)'s own escaping in C; anything else goes to
-%   json_write/3, which gives the same JSON. The general json_write/3 costs
-%   about twice as much per reply (its options, layout state and hooks).
-
 %!  read_request(+Text, -Request:dict) is semidet.
 %
 %   The request as atom_json_dict/3 with value_string_as(string) reads it;
@@ -248,6 +240,14 @@ json_value_term(List, Values) :-
     maplist(json_value_term, List, Values).
 json_value_term(Object, Dict) :-
     json_object_term(Object, Dict).
+
+%   reply_text(+Pairs, -Text): the reply as one line of JSON.
+%
+%   The shapes replies are made of (json(Pairs), lists, text, integers,
+%   floats, @(true), @(false), @(null)) are written here, strings through
+%   library(http/json)'s own escaping in C; anything else goes to
+%   json_write/3, which gives the same JSON. The general json_write/3 costs
+%   about twice as much per reply (its options, layout state and hooks).
 
 reply_text(Pairs, Text) :-
     with_output_to(string(Text),

@@ -27,8 +27,13 @@ final class HandoffQueue<T> {
     private final ConcurrentLinkedQueue<T> items = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicInteger polling = new AtomicInteger();
-    /** Wake-ups for blocked workers; one may be spare (a worker then finds nothing and blocks again). */
+    /**
+     * Wake-ups for blocked workers. Some may be spare (a worker then finds nothing and blocks again); at
+     * most {@link #MAX_WAKEUPS} are kept, more than there are workers, so that a long busy spell in which
+     * no worker blocks cannot pile them up.
+     */
     private final Semaphore wakeups = new Semaphore(0);
+    private static final int MAX_WAKEUPS = 16;
 
     HandoffQueue(int capacity) {
         if (capacity < 1) {
@@ -51,7 +56,9 @@ final class HandoffQueue<T> {
     }
 
     private void wakeOne() {
-        wakeups.release();
+        if (wakeups.availablePermits() < MAX_WAKEUPS) {
+            wakeups.release();
+        }
     }
 
     /**

@@ -33,6 +33,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * The one embedded SWI-Prolog of this JVM, with the harness loaded, and the threads that may talk to
@@ -50,8 +51,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Limits. A request that overruns its Prolog-side time limit is interrupted again from the control
  * thread (time_limit_exceeded thrown into its engine) until it ends: a sweep every 20 ms looks for
- * running calls past their deadline, so a call itself schedules nothing. The caller does not wait for that:
- * {@link Call#await} gives up at the caller's bound.
+ * running calls past their deadline, so a call itself schedules nothing. The caller does not wait for
+ * that: {@link Call#await} gives up at the caller's bound.
  */
 final class JplRuntime {
 
@@ -90,7 +91,7 @@ final class JplRuntime {
     private final HandoffQueue<Call> queue = new HandoffQueue<>(QUEUE_CAPACITY);
     private final AtomicLong tickets = new AtomicLong();
     private final AtomicInteger running = new AtomicInteger();
-    /** Calls queued or running whose caller still waits: spinning is worth it only while a core is free. */
+    /** Calls queued or running: polling (see {@link #POLL_NANOS}) is worth it only while a core is free. */
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Calls running with an interrupt deadline; the control thread's sweep looks at them. */
     private final Set<Call> watched = ConcurrentHashMap.newKeySet();
@@ -117,7 +118,7 @@ final class JplRuntime {
      * with {@link Thread#yield()}, so any other runnable thread (a worker, another process) gets the core
      * first, and only while fewer calls are in flight than there are cores.
      */
-    static final long SPIN_NANOS = 150_000;
+    static final long POLL_NANOS = 150_000;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     /**
@@ -353,7 +354,7 @@ final class JplRuntime {
 
     /** The next request: polls for a moment first when a core is free, then parks. */
     private Call nextCall() throws InterruptedException {
-        return queue.take(inFlight.get() < CORES ? SPIN_NANOS : 0);
+        return queue.take(inFlight.get() < CORES ? POLL_NANOS : 0);
     }
 
     private static void oneShot(String goal) {
@@ -479,8 +480,7 @@ final class JplRuntime {
      */
     Call submit(String requestText, Duration firstInterrupt) {
         Call c = new Call(tickets.incrementAndGet(), requestText,
-                firstInterrupt == null ? 0 : Math.max(1, firstInterrupt.toNanos()));
-        c.inFlight = inFlight;
+                firstInterrupt == null ? 0 : Math.max(1, firstInterrupt.toNanos()), inFlight);
         inFlight.incrementAndGet();
         if (!queue.offer(c)) {
             inFlight.decrementAndGet();
@@ -511,14 +511,15 @@ final class JplRuntime {
         /** When the control thread should interrupt it next (System.nanoTime), and then how often. */
         volatile long interruptAt;
         volatile long interruptPeriod = Duration.ofSeconds(1).toNanos();
-        /** The runtime's count of calls whose callers wait; this call leaves it once, when it ends. */
-        private AtomicInteger inFlight;
+        /** The runtime's count of calls in flight; this call leaves it once, when it ends. */
+        private final AtomicInteger inFlight;
         private boolean counted = true; // guarded by lock
 
-        private Call(long ticket, String text, long firstInterruptNanos) {
+        private Call(long ticket, String text, long firstInterruptNanos, AtomicInteger inFlight) {
             this.ticket = ticket;
             this.text = Objects.requireNonNull(text);
             this.firstInterruptNanos = firstInterruptNanos;
+            this.inFlight = inFlight;
         }
 
         /** A worker takes the call; false if its caller withdrew it. */
@@ -556,7 +557,7 @@ final class JplRuntime {
                 state = last;
                 todo = List.copyOf(afterwards);
                 afterwards.clear();
-                if (counted && inFlight != null) {
+                if (counted) {
                     counted = false;
                     inFlight.decrementAndGet();
                 }
@@ -607,12 +608,12 @@ final class JplRuntime {
             return reply.get(bound.toNanos(), TimeUnit.NANOSECONDS);
         }
 
-        /** Polls {@code done} for up to {@link #SPIN_NANOS} while a core is free (see there). */
-        private void pollBriefly(java.util.function.BooleanSupplier done) {
-            if (done.getAsBoolean() || inFlight == null || inFlight.get() > CORES) {
+        /** Polls {@code done} for up to {@link #POLL_NANOS} while a core is free (see there). */
+        private void pollBriefly(BooleanSupplier done) {
+            if (done.getAsBoolean() || inFlight.get() > CORES) {
                 return;
             }
-            long until = System.nanoTime() + SPIN_NANOS;
+            long until = System.nanoTime() + POLL_NANOS;
             while (!done.getAsBoolean() && System.nanoTime() < until) {
                 Thread.yield();
             }
