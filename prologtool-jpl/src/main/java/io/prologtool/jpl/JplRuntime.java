@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -50,8 +51,8 @@ import java.util.function.BooleanSupplier;
  * engine), loads the harness, and sends interrupts.
  *
  * <p>Limits. A request that overruns its Prolog-side time limit is interrupted again from the control
- * thread (time_limit_exceeded thrown into its engine) until it ends: a sweep every 20 ms looks for
- * running calls past their deadline, so a call itself schedules nothing. The caller does not wait for
+ * thread (time_limit_exceeded thrown into its engine) until it ends: a sweep every 20 ms, which runs
+ * only while calls run, looks for calls past their deadline, so a call itself schedules nothing. The caller does not wait for
  * that: {@link Call#await} gives up at the caller's bound.
  */
 final class JplRuntime {
@@ -95,6 +96,8 @@ final class JplRuntime {
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Calls running with an interrupt deadline; the control thread's sweep looks at them. */
     private final Set<Call> watched = ConcurrentHashMap.newKeySet();
+    /** Whether a sweep is scheduled; it stops when no call runs, so an idle JVM has no timer. */
+    private final AtomicBoolean sweeping = new AtomicBoolean();
 
     private JplRuntime(SwiplInstallation installation, Settings settings) {
         this.installation = installation;
@@ -106,8 +109,8 @@ final class JplRuntime {
     /**
      * How often the control thread looks for calls past their interrupt deadline. Interrupts are a
      * backstop behind the Prolog-side time limit (they come 100 ms to 1 s after it), so a coarse sweep
-     * is enough, and it costs a call nothing: scheduling a timer per call woke the control thread twice
-     * per request (about 40 us each on two cores).
+     * is enough, and calls made while it runs schedule nothing: a timer per call woke the control thread
+     * twice per request (about 40 us each on two cores).
      */
     private static final Duration SWEEP = Duration.ofMillis(20);
 
@@ -212,7 +215,6 @@ final class JplRuntime {
             throw new PrologToolException("a worker engine of the embedded SWI-Prolog did not start: "
                     + workerFailure.get(), workerFailure.get());
         }
-        control.scheduleWithFixedDelay(this::sweep, SWEEP.toNanos(), SWEEP.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** On the control thread: native libraries, JPL, flags, the harness. */
@@ -328,6 +330,9 @@ final class JplRuntime {
                     if (c.firstInterruptNanos > 0) {
                         c.interruptAt = System.nanoTime() + c.firstInterruptNanos;
                         watched.add(c);
+                        if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
+                            control.schedule(this::sweep, SWEEP.toNanos(), TimeUnit.NANOSECONDS);
+                        }
                     }
                     reply = request(c);
                 } catch (Throwable t) {
@@ -388,13 +393,13 @@ final class JplRuntime {
     // ---------------------------------------------------------------- interrupts
 
     /**
-     * On the control thread, every {@link #SWEEP}: interrupt each running call past its deadline, then
-     * again after 1 s, 2 s, ... (at most every 10 s) until it ends.
+     * On the control thread, every {@link #SWEEP} while calls run: interrupt each running call past its
+     * deadline, then again after 1 s, 2 s, ... (at most every 10 s) until it ends. When no call runs
+     * the sweep stops; the next call that needs one starts it again. (A worker adds its call before it
+     * looks at {@link #sweeping}, and the sweep clears it before it looks at the calls once more, so a
+     * call is never left without a sweep.)
      */
     private void sweep() {
-        if (watched.isEmpty()) {
-            return;
-        }
         long now = System.nanoTime();
         for (Call c : watched) {
             if (c.isFinished() || now - c.interruptAt < 0) {
@@ -404,6 +409,13 @@ final class JplRuntime {
             c.interruptAt = now + c.interruptPeriod;
             c.interruptPeriod = Math.min(c.interruptPeriod * 2, Duration.ofSeconds(10).toNanos());
         }
+        if (watched.isEmpty()) {
+            sweeping.set(false);
+            if (watched.isEmpty() || !sweeping.compareAndSet(false, true)) {
+                return;
+            }
+        }
+        control.schedule(this::sweep, SWEEP.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** On the control thread: prologtool_jpl:interrupt(Ticket). */
