@@ -167,7 +167,7 @@ public final class Demo {
         Map<String, List<PararuleQuestion>> files = new LinkedHashMap<>();
         for (String f : FILES) {
             List<PararuleQuestion> qs = PararuleQuestion.read(dir.resolve(f));
-            files.put(f, spread(qs, options.limit));
+            files.put(f, PararuleQuestion.spread(qs, options.limit));
         }
         List<PararuleQuestion> all = files.values().stream().flatMap(List::stream).toList();
 
@@ -302,18 +302,6 @@ public final class Demo {
             }
         }
         return n;
-    }
-
-    /** At most {@code n} of {@code qs}, evenly spaced (the files are stratified in blocks of depth and type). */
-    static <T> List<T> spread(List<T> qs, int n) {
-        if (n >= qs.size()) {
-            return qs;
-        }
-        List<T> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(qs.get((int) ((long) i * qs.size() / n)));
-        }
-        return out;
     }
 
     private static long differ(Report a, Report b, Predicate<Result> filter) {

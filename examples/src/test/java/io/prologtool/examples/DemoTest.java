@@ -1,10 +1,12 @@
 package io.prologtool.examples;
 
+import io.prologtool.examples.pararule.PararuleQuestion;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,8 +35,8 @@ class DemoTest {
 
     @Test
     void limitSpreadsOverTheFile() {
-        assertThat(Demo.spread(java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), 4)).containsExactly(0, 2, 5, 7);
-        assertThat(Demo.spread(java.util.List.of(1, 2), 5)).containsExactly(1, 2);
+        assertThat(PararuleQuestion.spread(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), 4)).containsExactly(0, 2, 5, 7);
+        assertThat(PararuleQuestion.spread(List.of(1, 2), 5)).containsExactly(1, 2);
     }
 
     @Test

@@ -39,7 +39,7 @@ final class PararuleThroughput {
 
     static List<Row> measure(Plan plan, PrintStream log) throws IOException {
         List<PararuleQuestion> all = PararuleQuestion.read(PararuleQuestion.dataDir().resolve("sample.jsonl"));
-        List<PararuleQuestion> qs = spread(all, plan.pararuleQuestions());
+        List<PararuleQuestion> qs = PararuleQuestion.spread(all, plan.pararuleQuestions());
         List<Row> rows = new ArrayList<>();
         rows.addAll(measure(plan, qs, "jpl", JplBackend::get, log));
         rows.addAll(measure(plan, qs, "process", () -> ProcessBackend.builder().poolSize(2).build(), log));
@@ -99,17 +99,5 @@ final class PararuleThroughput {
                     threads, r.accuracy(), MIN_ACCURACY));
         }
         return r;
-    }
-
-    /** At most {@code n} of {@code qs}, evenly spaced (the file is stratified in blocks of depth and rule type). */
-    static <T> List<T> spread(List<T> qs, int n) {
-        if (n >= qs.size()) {
-            return qs;
-        }
-        List<T> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(qs.get((int) ((long) i * qs.size() / n)));
-        }
-        return out;
     }
 }

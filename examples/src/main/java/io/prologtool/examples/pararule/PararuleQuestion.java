@@ -116,6 +116,22 @@ public record PararuleQuestion(String id, int depth, String ruleType, String dom
         return out;
     }
 
+    /**
+     * At most {@code n} of {@code items}, evenly spaced: the PARARULE-Plus files are stratified in blocks
+     * of depth and rule type, so a spaced sample keeps every block. All of them when {@code n} is not
+     * smaller than their number.
+     */
+    public static <T> List<T> spread(List<T> items, int n) {
+        if (n >= items.size()) {
+            return items;
+        }
+        List<T> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(items.get((int) ((long) i * items.size() / n)));
+        }
+        return out;
+    }
+
     private static PararuleQuestion parse(JsonNode o) {
         return new PararuleQuestion(text(o, "id"), o.path("depth").asInt(0), text(o, "rule_type"),
                 o.path("domain").asText(""), text(o, "context"), text(o, "question"),
