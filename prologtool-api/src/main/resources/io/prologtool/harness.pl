@@ -257,7 +257,7 @@ reply_text(Pairs, Text) :-
 write_json(json(Pairs), Out) :-
     !,
     put_char(Out, '{'),
-    write_json_pairs(Pairs, Out),
+    write_json_separated(Pairs, write_json_pair, Out),
     put_char(Out, '}').
 write_json(Text, Out) :-
     ( atom(Text) ; string(Text) ),
@@ -276,7 +276,7 @@ write_json(List, Out) :-
     is_list(List),
     !,
     put_char(Out, '['),
-    write_json_elements(List, Out),
+    write_json_separated(List, write_json, Out),
     put_char(Out, ']').
 write_json(Other, Out) :-
     json_write(Out, Other, [width(0)]).
@@ -285,13 +285,15 @@ json_constant(true).
 json_constant(false).
 json_constant(null).
 
-write_json_pairs([], _).
-write_json_pairs([Pair|Pairs], Out) :-
-    write_json_pair(Pair, Out),
-    (   Pairs == []
+%   write_json_separated(+Items, :Writer, +Out): each item written by
+%   call(Writer, Item, Out), with commas between them.
+write_json_separated([], _, _).
+write_json_separated([Item|Items], Writer, Out) :-
+    call(Writer, Item, Out),
+    (   Items == []
     ->  true
     ;   put_char(Out, ','),
-        write_json_pairs(Pairs, Out)
+        write_json_separated(Items, Writer, Out)
     ).
 
 write_json_pair(Key=Value, Out) :-
@@ -311,15 +313,6 @@ write_json_pair(Pair, Out) :-
     write_json_pair(Key=Value, Out).
 write_json_pair(Pair, _) :-
     type_error(json_pair, Pair).
-
-write_json_elements([], _).
-write_json_elements([Element|Elements], Out) :-
-    write_json(Element, Out),
-    (   Elements == []
-    ->  true
-    ;   put_char(Out, ','),
-        write_json_elements(Elements, Out)
-    ).
 
 error_pairs(Error, [ok= @(false), error=json(ErrorPairs)]) :-
     error_json(Error, _Module, ErrorPairs).

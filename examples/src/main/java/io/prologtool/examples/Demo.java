@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -108,17 +107,7 @@ public final class Demo {
             Optional<String> baseUrl = Optional.empty();
             int limit = -1;
             int parallel = 6;
-            List<String> as = new ArrayList<>();
-            for (String a : args) {
-                for (String w : a.strip().split("\\s+")) {
-                    if (w.startsWith("--") && w.contains("=")) {
-                        as.add(w.substring(0, w.indexOf('=')));
-                        as.add(w.substring(w.indexOf('=') + 1));
-                    } else if (!w.isEmpty()) {
-                        as.add(w);
-                    }
-                }
-            }
+            List<String> as = CommandLine.words(args);
             for (int i = 0; i < as.size(); i++) {
                 String a = as.get(i);
                 String value = i + 1 < as.size() ? as.get(i + 1) : null;

@@ -1,5 +1,7 @@
 package io.prologtool.examples.bench;
 
+import io.prologtool.examples.CommandLine;
+
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,17 +63,7 @@ public final class Benchmarks {
     record Options(boolean quick, Optional<Path> out, boolean jplMemory) {
 
         static Options parse(String... args) {
-            List<String> words = new ArrayList<>();
-            for (String a : args) {
-                for (String w : a.strip().split("\\s+")) {
-                    if (w.startsWith("--") && w.contains("=")) {
-                        words.add(w.substring(0, w.indexOf('=')));
-                        words.add(w.substring(w.indexOf('=') + 1));
-                    } else if (!w.isEmpty()) {
-                        words.add(w);
-                    }
-                }
-            }
+            List<String> words = CommandLine.words(args);
             boolean quick = false;
             boolean jplMemory = true;
             Optional<Path> out = Optional.empty();
