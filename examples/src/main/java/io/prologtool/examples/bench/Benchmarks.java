@@ -2,6 +2,7 @@ package io.prologtool.examples.bench;
 
 import io.prologtool.examples.CommandLine;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -91,7 +92,7 @@ public final class Benchmarks {
         /** The output directory: {@code --out} (relative to the repository root) or {@code docs/bench}. */
         Path outDir() {
             Path dir = out.orElse(Path.of("docs", "bench"));
-            return dir.isAbsolute() ? dir : SharedData.repositoryRoot().resolve(dir);
+            return dir.isAbsolute() ? dir : repositoryRoot().resolve(dir);
         }
     }
 
@@ -197,5 +198,21 @@ public final class Benchmarks {
 
     private static String md(String s) {
         return s.replace("|", "\\|");
+    }
+
+    /** The repository root: the nearest directory at or above the working directory whose pom.xml has modules. */
+    static Path repositoryRoot() {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            Path pom = d.resolve("pom.xml");
+            try {
+                if (Files.isRegularFile(pom) && Files.readString(pom).contains("<modules>")) {
+                    return d;
+                }
+            } catch (IOException e) {
+                // unreadable: keep looking
+            }
+        }
+        throw new IllegalStateException("no pom.xml with <modules> above " + Path.of("").toAbsolutePath()
+                + "; run from the repository or pass --out DIR");
     }
 }

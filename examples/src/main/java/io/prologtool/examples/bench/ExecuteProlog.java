@@ -3,6 +3,7 @@ package io.prologtool.examples.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.prologtool.PrologBackend;
 import io.prologtool.RuleBaseStore;
+import io.prologtool.examples.SharedData;
 import io.prologtool.jpl.JplBackend;
 import io.prologtool.json.TermJson;
 import io.prologtool.process.ProcessBackend;

@@ -2,6 +2,7 @@ package io.prologtool.examples.pararule;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.prologtool.examples.SharedData;
 import io.prologtool.examples.formalizer.Problem;
 
 import java.io.BufferedReader;
@@ -70,24 +71,7 @@ public record PararuleQuestion(String id, int depth, String ruleType, String dom
      * @throws IllegalStateException when it is nowhere
      */
     public static Path dataDir() {
-        String prop = System.getProperty("prologtool.shared");
-        List<Path> tries = new ArrayList<>();
-        if (prop != null) {
-            tries.add(Path.of(prop).resolve("data/pararule-plus"));
-        }
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            tries.add(p.resolve("shared/data/pararule-plus"));
-            if (p.getParent() != null) {
-                tries.add(p.getParent().resolve("shared/data/pararule-plus"));
-            }
-        }
-        for (Path p : tries) {
-            if (Files.isRegularFile(p.resolve("sample.jsonl"))) {
-                return p.normalize();
-            }
-        }
-        throw new IllegalStateException("the PARARULE-Plus data was not found (shared/data/pararule-plus beside the "
-                + "repository); name the shared folder with -Dprologtool.shared=DIR");
+        return SharedData.file("pararule-plus/sample.jsonl").getParent();
     }
 
     /**

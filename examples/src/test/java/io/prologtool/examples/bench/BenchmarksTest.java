@@ -162,7 +162,7 @@ class BenchmarksTest {
         assertThat(o.jplMemory()).isFalse();
         assertThat(o.plan().jplMemory()).isFalse();
         assertThat(Benchmarks.Options.parse("").plan()).isEqualTo(Plan.fullRun());
-        Path root = SharedData.repositoryRoot();
+        Path root = Benchmarks.repositoryRoot();
         assertThat(root.resolve("pom.xml")).content().contains("<modules>");
         assertThat(Benchmarks.Options.parse().outDir()).isEqualTo(root.resolve("docs").resolve("bench"));
         assertThat(Benchmarks.Options.parse("--out", "build/b").outDir()).isEqualTo(root.resolve("build/b"));
