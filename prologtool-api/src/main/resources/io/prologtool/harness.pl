@@ -171,6 +171,7 @@ serving_request :-
 
 handle_request_(Text, ReplyText) :-
     nb_setval('$pt_halt_attempted', false),
+    no_depth_limit,
     (   read_request(Text, Req)
     ->  ( get_dict(id, Req, Id) -> true ; Id = @(null) ),
         catch(dispatch(Req, Pairs), Error, error_pairs(Error, Pairs)),
@@ -180,6 +181,15 @@ handle_request_(Text, ReplyText) :-
     ;   error_pairs(error(protocol_error(bad_json), _), EPairs),
         reply_text([id= @(null)|EPairs], ReplyText)
     ).
+
+%   no_depth_limit: lift any depth limit left on this thread. A time
+%   limit that strikes while call_with_depth_limit/3 restores the limit
+%   it replaced leaves the goal's limit in force on the thread (SWI-Prolog
+%   9.0.4), and a later request there that recurses deeper than it
+%   outside call_with_depth_limit/3 (a consult, a trace) simply fails.
+%   On the JPL backend the thread serves every session.
+no_depth_limit :-
+    ignore('$depth_limit_false'(inf, 0, _)).
 
 %!  read_request(+Text, -Request:dict) is semidet.
 %

@@ -337,6 +337,17 @@ public abstract class TraceConformanceTest extends BackendFixture {
         assertSessionAnswers();
     }
 
+    @Test
+    void aDepthLimitLeftOnThePrologThreadDoesNotReachTheNextRequest() {
+        // The directive leaves a depth limit of 50 on the thread that loads it, as a time limit striking
+        // inside call_with_depth_limit/3 can. A trace runs outside call_with_depth_limit/3: if it
+        // inherited the limit, count(1000) would simply fail.
+        session.consult("count(0) :- !.\ncount(N) :- N1 is N - 1, count(N1), true.\n:- '$depth_limit'(50, _, _).\n");
+        TraceResult r = session.trace("count(1000)").maxDepth(5).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertSessionAnswers();
+    }
+
     // ---------------------------------------------------------------- errors
 
     @Test
