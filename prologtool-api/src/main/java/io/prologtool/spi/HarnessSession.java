@@ -49,6 +49,19 @@ public final class HarnessSession implements PrologSession {
     /** Extra time a call waits beyond its own Prolog-side limit before the transport is stopped. */
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
 
+    /**
+     * {@code grace} as a backend's {@code timeoutGrace} setting takes it.
+     *
+     * @throws IllegalArgumentException when it is negative
+     */
+    public static Duration checkGrace(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace must not be negative: " + grace);
+        }
+        return grace;
+    }
+
     private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(60);
     /** Bound for requests that run no user code (inspect, source, messages). */
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(60);

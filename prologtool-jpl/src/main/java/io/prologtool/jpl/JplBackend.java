@@ -166,11 +166,7 @@ public final class JplBackend implements PrologBackend {
          * 2 s). Only a goal that defeats the Prolog-side limit ever waits that long.
          */
         public Builder timeoutGrace(Duration grace) {
-            Objects.requireNonNull(grace, "grace");
-            if (grace.isNegative()) {
-                throw new IllegalArgumentException("grace must not be negative: " + grace);
-            }
-            this.grace = grace;
+            this.grace = HarnessSession.checkGrace(grace);
             return this;
         }
 

@@ -313,11 +313,7 @@ public final class ProcessBackend implements PrologBackend {
          * time-limit exception.
          */
         public Builder timeoutGrace(Duration grace) {
-            Objects.requireNonNull(grace, "grace");
-            if (grace.isNegative()) {
-                throw new IllegalArgumentException("grace must not be negative: " + grace);
-            }
-            this.grace = grace;
+            this.grace = HarnessSession.checkGrace(grace);
             return this;
         }
 
