@@ -45,6 +45,14 @@ class ProcessBackendTest {
     // ---------------------------------------------------------------- finding swipl
 
     @Test
+    void builderRefusesANegativeGraceAndAPoolOutOfRange() {
+        assertThatThrownBy(() -> ProcessBackend.builder().timeoutGrace(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("grace");
+        assertThatThrownBy(() -> ProcessBackend.builder().poolSize(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poolSize");
+    }
+
+    @Test
     void missingSwiplPathThrowsPrologUnavailableNamingTheAptPackage() {
         assertThatThrownBy(() -> ProcessBackend.builder().swiplPath(Path.of("/nonexistent/swipl")).build())
                 .isInstanceOf(PrologUnavailableException.class)
