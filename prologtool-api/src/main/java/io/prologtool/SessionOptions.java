@@ -23,6 +23,11 @@ public final class SessionOptions {
     /** Default cap on one text (a consult, a patch, a test source, a goal): 4 Mi characters. */
     public static final int DEFAULT_MAX_SOURCE_CHARS = 4 * 1024 * 1024;
 
+    /** Default budget of clause memory (SWI-Prolog's program space) of a session's module: 256 MiB. */
+    public static final long DEFAULT_CLAUSE_SPACE = 256L << 20;
+    /** Default cap on the length of one atom that session code creates: 1 Mi characters. */
+    public static final int DEFAULT_MAX_ATOM_CHARS = 1 << 20;
+
     private static final SessionOptions DEFAULTS = builder().build();
 
     private final long stackLimitBytes;
@@ -31,8 +36,14 @@ public final class SessionOptions {
     private final boolean sandboxed;
     private final int maxSourceChars;
     private final RuleBaseStore ruleBases;
+    private final long clauseSpaceBytes;
+    private final int maxAtomChars;
+    private final boolean allowThreads;
 
     private SessionOptions(Builder b) {
+        this.clauseSpaceBytes = b.clauseSpaceBytes;
+        this.maxAtomChars = b.maxAtomChars;
+        this.allowThreads = b.allowThreads;
         this.ruleBases = b.ruleBases;
         this.maxSourceChars = b.maxSourceChars;
         this.stackLimitBytes = b.stackLimitBytes;
@@ -81,6 +92,32 @@ public final class SessionOptions {
     }
 
     /**
+     * The most clause memory the session's program may take, in bytes (SWI-Prolog's program space of
+     * its module): consulted clauses and clauses its goals assert together. Beyond it an assert raises
+     * {@code resource_error(program_space)} and the session goes on.
+     */
+    public long clauseSpaceBytes() {
+        return clauseSpaceBytes;
+    }
+
+    /**
+     * The longest atom the session's code may create, in characters. Atoms are not bounded by the stack
+     * limit (they live outside the stacks); an atom built past this cap is a {@code resource_error}.
+     */
+    public int maxAtomChars() {
+        return maxAtomChars;
+    }
+
+    /**
+     * Whether the session's code may create threads ({@code thread_create/3}); default false, and
+     * never in a sandboxed session. Threads a session creates are its own: closing it stops and joins
+     * them.
+     */
+    public boolean allowThreads() {
+        return allowThreads;
+    }
+
+    /**
      * Where {@link PrologSession#useRuleBase(String)} finds rule bases: the store set with
      * {@link Builder#ruleBases(RuleBaseStore)}, else {@link RuleBaseStore#defaultStore()}.
      */
@@ -92,7 +129,8 @@ public final class SessionOptions {
     public String toString() {
         return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars
                 + ", consultTimeLimit=" + consultTimeLimit + ", sandboxed=" + sandboxed
-                + ", maxSourceChars=" + maxSourceChars + "]";
+                + ", maxSourceChars=" + maxSourceChars + ", clauseSpaceBytes=" + clauseSpaceBytes
+                + ", maxAtomChars=" + maxAtomChars + ", allowThreads=" + allowThreads + "]";
     }
 
     /** Builds {@link SessionOptions}; each setter validates its argument. */
@@ -102,6 +140,9 @@ public final class SessionOptions {
         private Duration consultTimeLimit = DEFAULT_CONSULT_TIME_LIMIT;
         private boolean sandboxed;
         private int maxSourceChars = DEFAULT_MAX_SOURCE_CHARS;
+        private long clauseSpaceBytes = DEFAULT_CLAUSE_SPACE;
+        private int maxAtomChars = DEFAULT_MAX_ATOM_CHARS;
+        private boolean allowThreads;
         private RuleBaseStore ruleBases;
 
         private Builder() {
@@ -119,6 +160,30 @@ public final class SessionOptions {
                 throw new IllegalArgumentException("maxSourceChars must be at least 1, was " + chars);
             }
             this.maxSourceChars = chars;
+            return this;
+        }
+
+        /** Clause memory budget of the session (default 256 MiB); see {@link SessionOptions#clauseSpaceBytes()}. */
+        public Builder clauseSpaceBytes(long bytes) {
+            if (bytes < (1L << 20)) {
+                throw new IllegalArgumentException("clauseSpaceBytes must be at least 1 MiB, was " + bytes);
+            }
+            this.clauseSpaceBytes = bytes;
+            return this;
+        }
+
+        /** Longest atom the session may create (default 1 Mi characters); see {@link SessionOptions#maxAtomChars()}. */
+        public Builder maxAtomChars(int chars) {
+            if (chars < 1024) {
+                throw new IllegalArgumentException("maxAtomChars must be at least 1024, was " + chars);
+            }
+            this.maxAtomChars = chars;
+            return this;
+        }
+
+        /** Let the session's code create threads (default false); see {@link SessionOptions#allowThreads()}. */
+        public Builder allowThreads(boolean allow) {
+            this.allowThreads = allow;
             return this;
         }
 

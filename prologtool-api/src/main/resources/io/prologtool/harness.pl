@@ -48,7 +48,11 @@
     session/2,                  % Module, Options
     session_message/3,          % Module, Seq, Diagnostic (json term)
     loaded_source/2,            % Module, SourceId: what to unload on close
-    halt_allowed/0.
+    halt_armed/0,               % halt/0,1 is refused from now on
+    halt_allowed/0,             % ... except by the harness itself
+    threaded/0,                 % requests run on several threads at once
+    session_busy/2,             % Module, Thread running a request of it
+    pending_close/1.            % Module to close once its request ends
 :- thread_local
     collected/1,                % diagnostics of the running consult
     answer_/1.                  % answers of the running goal
@@ -64,15 +68,18 @@
                  *******************************/
 
 %   halt/0,1 in user code must never end the process (or the JVM that
-%   embeds it): while a request runs, a halt is cancelled unless the
-%   harness itself set halt_allowed. Cancelling makes the halting goal
-%   fail; the flag tells the goal runner that it happened, so it reports
-%   an error instead. Outside requests (compiling a saved state, a normal
-%   exit) halt works as usual.
+%   embeds it): once a backend has armed the guard (serve/0, or the JPL
+%   entry), every halt is cancelled unless the harness itself set
+%   halt_allowed, whatever thread calls it and through whatever module.
+%   Nothing session code can write decides it: both are facts of this
+%   module, which the isolation check keeps sessions out of. Cancelling
+%   makes the halting goal fail; '$pt_halt_attempted' tells the goal
+%   runner that it happened, so it reports an error instead. Before the
+%   guard is armed (compiling a saved state) halt works as usual.
 :- at_halt(halt_guard).
 
 halt_guard :-
-    (   ( halt_allowed ; \+ serving_request )
+    (   ( halt_allowed ; \+ halt_armed )
     ->  true
     ;   nb_setval('$pt_halt_attempted', true),
         cancel_halt('halt/0,1 is not permitted inside a prologtool session')
@@ -100,6 +107,7 @@ serve :-
     % A saved state built with `swipl -c` starts with autoloading off;
     % sessions rely on it (member/2, sum_list/2, ...).
     set_prolog_flag(autoload, true),
+    assertz(halt_armed),
     % The process's own descriptors: user_input is already the empty stream.
     stream_property(ProtoIn, file_no(0)),
     stream_property(ProtoOut, file_no(1)),
@@ -160,17 +168,12 @@ poll_until(In, Until) :-
 %   and never throws: whatever goes wrong becomes an ok:false reply.
 
 handle_request(Text, ReplyText) :-
-    setup_call_cleanup(
-        flag(prologtool_requests, N, N+1),
-        handle_request_(Text, ReplyText),
-        flag(prologtool_requests, M, M-1)).
-
-serving_request :-
-    flag(prologtool_requests, N, N),
-    N > 0.
+    call_cleanup(handle_request_(Text, ReplyText),
+                 end_of_request).
 
 handle_request_(Text, ReplyText) :-
     nb_setval('$pt_halt_attempted', false),
+    nb_setval('$pt_reentry', 0),
     no_depth_limit,
     (   read_request(Text, Req)
     ->  ( get_dict(id, Req, Id) -> true ; Id = @(null) ),
@@ -181,6 +184,13 @@ handle_request_(Text, ReplyText) :-
     ;   error_pairs(error(protocol_error(bad_json), _), EPairs),
         reply_text([id= @(null)|EPairs], ReplyText)
     ).
+
+%   end_of_request: what a request leaves on its thread goes back to its
+%   session (global variables) or away (the claim on the session, which
+%   may let a deferred close run now).
+end_of_request :-
+    save_session_globals,               % harness_guard.pl
+    release_sessions.
 
 %   no_depth_limit: lift any depth limit left on this thread. A time
 %   limit that strikes while call_with_depth_limit/3 restores the limit
@@ -360,9 +370,15 @@ request(goal, Req, Pairs) :-
     run_goal(M, Text, Req, Pairs).
 request(close, Req, [closed=Closed]) :-
     session_module(Req, M),
-    (   session(M, _)
-    ->  close_session(M),
-        Closed = @(true)
+    (   session(M, _), \+ pending_close(M)
+    ->  (   threaded,
+            thread_self(Me),
+            session_busy(M, T), T \== Me, thread_running(T)
+        ->  assertz(pending_close(M)),  % closed by T when its request ends
+            Closed = @(false)
+        ;   close_session(M),
+            Closed = @(true)
+        )
     ;   Closed = @(false)
     ).
 
@@ -378,9 +394,65 @@ session_module(Req, M) :-
 
 existing_session(Req, M) :-
     session_module(Req, M),
-    (   session(M, _)
-    ->  true
+    (   session(M, Opts),
+        \+ pending_close(M)
+    ->  claim_session(M),
+        apply_session_limits(Opts)
     ;   throw(error(existence_error(session, M), _))
+    ).
+
+%   The per-thread limits of the session whose request runs now: a thread
+%   serves many sessions on an in-process backend, and a session must
+%   never run under what another one left behind.
+apply_session_limits(Opts) :-
+    (   get_dict(stack_limit, Opts, Limit), integer(Limit)
+    ->  catch(set_prolog_flag(stack_limit, Limit), _, true)
+    ;   true
+    ),
+    (   get_dict(max_atom_chars, Opts, MaxAtom), integer(MaxAtom)
+    ->  nb_setval('$pt_max_atom', MaxAtom)
+    ;   nb_setval('$pt_max_atom', 1048576)
+    ).
+
+%   claim_session(+M): when requests run on several threads (the
+%   in-process backend), one session's requests never run at once: a
+%   request whose session is still busy on another thread (a goal that
+%   overran its limit and was left behind) waits for it up to its own
+%   time limit, then fails.
+claim_session(M) :-
+    (   threaded
+    ->  thread_self(Me),
+        (   session_busy(M, Me)
+        ->  true
+        ;   wait_until_free(M, 200),
+            assertz(session_busy(M, Me))
+        )
+    ;   true
+    ).
+
+wait_until_free(M, Tries) :-
+    (   \+ ( session_busy(M, T), thread_running(T) )
+    ->  retractall(session_busy(M, _))
+    ;   Tries > 0
+    ->  sleep(0.05),
+        T1 is Tries - 1,
+        wait_until_free(M, T1)
+    ;   throw(error(resource_error(session_busy),
+                    context(_, 'the previous request of this session still runs past its limit')))
+    ).
+
+thread_running(T) :-
+    catch(thread_property(T, status(running)), _, fail).
+
+release_sessions :-
+    (   threaded
+    ->  thread_self(Me),
+        forall(retract(session_busy(M, Me)),
+               (   retract(pending_close(M))
+               ->  catch(close_session(M), E, print_message(warning, E))
+               ;   true
+               ))
+    ;   true
     ).
 
                  /*******************************
@@ -389,19 +461,18 @@ existing_session(Req, M) :-
 
 open_session(M, Req) :-
     (   get_dict(options, Req, Opts) -> true ; Opts = _{} ),
-    % The module inherits from system only: it sees the built-ins and
-    % autoloads libraries, but nothing in user or in other sessions.
-    set_module(M:base(system)),
+    % The module inherits from the guards (harness_guard.pl), and they from
+    % system only: it sees the built-ins and autoloads libraries, but
+    % nothing in user or in other sessions.
+    set_module(M:base(prologtool_guard)),
     (   module_property(M, class(temporary))
     ->  true                        % an execute's module (harness_execute.pl)
     ;   set_module(M:class(temporary)) % destroyed on close (harness_limits.pl)
     ),
-    % Users say halt; inside a session that is an error, not an exit.
-    % abort/0 would end a plain swipl process just the same.
-    forall(member(Head, [halt, halt(_), abort]),
-           ( M:redefine_system_predicate(Head),
-             assertz((M:Head :- prologtool_harness:refuse_halt(M, Head))) )),
-    guard_session_module(M),            % harness_limits.pl
+    (   get_dict(program_space, Opts, Space), integer(Space), Space > 0
+    ->  set_module(M:program_space(Space))
+    ;   true
+    ),
     assertz(session(M, Opts)),
     nb_setval('$pt_consults', 0).
 
@@ -420,6 +491,7 @@ refused_halt_error(Goal,
                          context(halt/0, 'halt/0,1 and abort/0 are not permitted inside a prologtool session'))).
 
 close_session(M) :-
+    stop_session_threads(M),            % harness_guard.pl
     forget_session_units(M),            % harness_plunit.pl
     % a text that loaded no clause (only syntax errors) left no source to
     % unload: unload_file/1 then raises (prologtool:// is no IRI scheme)
@@ -432,6 +504,7 @@ close_session(M) :-
     retractall(session_message(M, _, _)),
     retractall(loaded_source(M, _)),
     retractall(session(M, _)),
+    forget_session_state(M),            % harness_guard.pl
     forget_session_module(M).           % harness_limits.pl
 
 abolish_quietly(M, PI) :-
@@ -459,6 +532,17 @@ option_value(Req, Key, Default, Value) :-
 %   stays loaded, and every message becomes a diagnostic with the line
 %   in Text.
 
+consult_text(M, Text, _Req, [messages=[Diag], output="", output_truncated= @(false)]) :-
+    text_nesting_exceeds(Text, Offset),        % harness_guard.pl
+    !,
+    sub_string(Text, 0, Offset, _, Before),
+    split_string(Before, "\n", "", Lines),
+    length(Lines, Line),
+    term_depth_limit(Limit),
+    format(string(Msg), "Not loaded: brackets nest more than ~D levels deep here, \c
+                         deeper than SWI-Prolog's reader can safely go", [Limit]),
+    Diag = json([severity=error, kind=resource_error, message=Msg, line=Line]),
+    remember_messages(M, [Diag]).
 consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(Cut)]) :-
     option_value(Req, time_limit, 30, TimeLimit),
     option_value(Req, max_output, 65536, MaxOut),
@@ -735,8 +819,9 @@ message_lines_text(Lines, Text) :-
 run_goal(M, Text, Req, Pairs) :-
     goal_limits(Req, Limits),
     option_value(Req, allow_side_effects, true, SideEffects),
-    parse_goal(M, Text, Goal, Bindings),
-    check_side_effects(SideEffects, M, Goal),
+    parse_goal(M, Text, Goal0, Bindings),
+    check_side_effects(SideEffects, M, Goal0),
+    guarded_goal(M, Goal0, Goal),
     apply_stack_limit(Req),
     solve_goal(M, Goal, Bindings, Limits, false, Solved),
     goal_pairs(M, Bindings, Solved, Pairs).
@@ -858,7 +943,10 @@ limited(M, Goal, Bindings, MaxDepth, MaxInf, TimeLimit, Limit, State) :-
 inference_bounded(Search, MaxInf, State) :-
     call_with_inference_limit(Search, MaxInf, R),
     (   R == inference_limit_exceeded
-    ->  nb_setarg(3, State, inference_limit)
+    ->  (   harness_control(inference_limit_exceeded)
+        ->  throw(time_limit_exceeded)  % the time limit's backstop, not this one
+        ;   nb_setarg(3, State, inference_limit)
+        )
     ;   true
     ).
 
@@ -874,6 +962,7 @@ search(M, Goal, Bindings, MaxDepth, Limit, State) :-
         ;   true
         ),
         arg(4, State, Lines),
+        check_depth(Template),                  % harness_guard.pl
         encode_answer(M, Bindings, Template, Lines, Answer),
         assertz(answer_(Answer)),
         arg(1, State, N0),
@@ -906,6 +995,7 @@ outcome(_, _, _, error).
 %   leaving out _-prefixed ones as the toplevel does.
 
 parse_goal(M, Text, Goal, Bindings) :-
+    check_text_depth(Text),                     % harness_guard.pl
     string_concat(Text, "\n.", Stopped),
     (   ends_with_full_stop(Text)
     ->  read_goal_text(M, Text, Stopped, Text, Goal0, VarNames)
@@ -1199,7 +1289,8 @@ list_spine([H|T], [H|Es], Tail) :-
 %   error_json(+Error, ?Module, -Pairs): kind, message, prolog_term (and
 %   candidates for unknown procedures).
 
-error_json(E, M, Pairs) :-
+error_json(E0, M, Pairs) :-
+    shallow_error(E0, E),
     error_kind(E, Kind),
     error_message(E, Msg0),
     error_term_text(E, TermText),
@@ -1219,6 +1310,30 @@ error_json(E, M, Pairs) :-
         Extra = []
     ),
     append([kind=Kind, message=Msg, prolog_term=TermText], Extra, Pairs).
+
+%   shallow_error(+Error, -Shallow): Error, with whatever is nested deeper
+%   than 50 levels cut off ('...'), so that writing its message cannot
+%   recurse deep in C.
+shallow_error(E, E) :-
+    catch(check_depth(E), _, fail),
+    !.
+shallow_error(E, S) :-
+    cut_deep(E, 50, S).
+
+cut_deep(T, D, S) :-
+    (   compound(T)
+    ->  (   D =< 0
+        ->  S = '...'
+        ;   D1 is D - 1,
+            compound_name_arguments(T, Name, Args),
+            maplist(cut_deep_arg(D1), Args, SArgs),
+            compound_name_arguments(S, Name, SArgs)
+        )
+    ;   S = T
+    ).
+
+cut_deep_arg(D, A, S) :-
+    cut_deep(A, D, S).
 
 iso_kind(syntax_error).
 iso_kind(instantiation_error).
@@ -1363,6 +1478,7 @@ lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
 :- include(harness_plunit).     % run_tests
 :- include(harness_trace).      % trace
 :- include(harness_limits).     % limits user code cannot defeat
+:- include(harness_guard).      % the built-ins as session code sees them
 :- include(harness_sandbox).    % isolation between sessions, sandbox
 :- include(harness_execute).    % execute (stateless runs), parse
 

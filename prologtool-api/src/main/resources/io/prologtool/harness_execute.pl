@@ -133,7 +133,8 @@ execute_in(T, RuleBases, Code, Query, Run, Pairs) :-
         ->  Phase = run,
             Limits = limits(MaxResults, Time, MaxDepth, infinite, MaxOut),
             nb_setval('$pt_halt_attempted', false),
-            solve_goal(T, Goal, Bindings, Limits, true, Solved),
+            guarded_goal(T, Goal, Guarded),     % harness_guard.pl
+            solve_goal(T, Guarded, Bindings, Limits, true, Solved),
             exec_trace(T, Query, Solved, Run, TracePairs)
         ;   Phase = query,
             Bindings = [],
@@ -551,6 +552,7 @@ request(parse, Req, [messages=Diags, terms=Count]) :-
 %   term of Text as read_patch/4 does, with the operators that its own
 %   declarations introduce.
 parse_text(M, Text, Diags, Count) :-
+    check_text_depth(Text),                     % harness_guard.pl
     retractall(collected(_)),
     setup_call_cleanup(
         open_string(Text, S),

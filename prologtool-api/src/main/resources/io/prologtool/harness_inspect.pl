@@ -62,17 +62,7 @@ user_predicate(M, Head) :-
         current_predicate(M:Name/Arity)
     ),
     \+ predicate_property(M:Head, imported_from(_)),
-    \+ sub_atom(Name, 0, _, _, $),
-    \+ harness_owned(M, Head).
-
-harness_owned(M, Head) :-
-    (   Head = halt
-    ;   Head = halt(_)
-    ;   Head = abort
-    ),
-    predicate_property(M:Head, dynamic),
-    clause(M:Head, prologtool_harness:refuse_halt(_, _)),
-    !.
+    \+ sub_atom(Name, 0, _, _, $).
 
 predicate_type(MHead, Type) :-
     (   predicate_property(MHead, (dynamic))
@@ -84,7 +74,8 @@ predicate_type(MHead, Type) :-
 
 predicate_clauses(M, Head, Texts) :-
     findall(Text,
-            ( clause(M:Head, Body),
+            ( clause(M:Head, Body0),
+              unguarded(Body0, Body),           % harness_guard.pl
               clause_text(M, Head, Body, Text) ),
             Texts).
 
@@ -238,6 +229,7 @@ diagnostic_is_error(json(Pairs)) :-
 %   anything. Syntax errors and singletons become diagnostics with their
 %   line in Text.
 read_patch(M, Text, Terms, Diags) :-
+    check_text_depth(Text),                     % harness_guard.pl
     retractall(collected(_)),
     setup_call_cleanup(
         open_string(Text, S),

@@ -7,52 +7,20 @@
     ignores its time limit, so user code must not be able to ignore it:
 
       - Inside a session module, catch/3 and catch_with_backtrace/3 are
-        the session's own (guard_session_module/1): they hand every ball
-        to the user's recovery goal except the harness's control
-        exceptions, which go on to the harness. This holds for clause
-        bodies, directives, goal texts and goals built at run time alike,
-        because it is the predicate that is replaced, not the text.
+        the guarded ones of harness_guard.pl: they hand every ball to the
+        user's recovery goal except the harness's control exceptions,
+        which go on to the harness.
       - The harness's time limits run through limit_time/2, which records
         the deadline. An expired harness limit is a control exception; a
         user's own call_with_time_limit/2 that expires earlier is an
         ordinary ball that the user's catch/3 may handle.
-
-    What no rewrite can stop: a goal that loops inside a cleanup handler
-    (setup_call_cleanup/3) runs with signals blocked. The process backend
-    kills such a goal at its limit plus grace; the JPL backend reports a
-    timeout at the same moment and keeps asking the goal to stop.
+      - A time limit is a signal, and Prolog blocks signals inside
+        cleanup handlers and sig_atomic/1. limit_time/2 therefore also
+        runs the goal under an inference limit proportional to the time
+        limit, which the virtual machine checks wherever the goal is:
+        a goal that loops where no signal reaches it still stops, as a
+        timeout. Sleeping is bounded by the guarded sleep/1.
 */
-
-%!  guard_session_module(+Module) is det.
-%
-%   Give session Module the guarded catch/3 and catch_with_backtrace/3.
-%   They are imported from the module prologtool_guard rather than
-%   defined in the session, so that they never show up as the session's
-%   own predicates (source, inspect, "did you mean"). An import, not an
-%   import module (add_import_module/3): clause bodies compiled in the
-%   session bind catch/3 to system's unless the session itself has it.
-
-guard_session_module(M) :-
-    M:import(prologtool_guard:catch/3),
-    M:import(prologtool_guard:catch_with_backtrace/3).
-
-%   export/1 leaves ISO built-ins such as catch/3 off a module's export
-%   list, so importing it warns "not exported". The import is deliberate.
-:- multifile user:message_hook/3.
-user:message_hook(import_private(_, prologtool_guard:_), warning, _).
-
-:- set_module(prologtool_guard:base(system)).
-:- prologtool_guard:redefine_system_predicate(catch(_, _, _)).
-:- prologtool_guard:redefine_system_predicate(catch_with_backtrace(_, _, _)).
-:- meta_predicate
-    prologtool_guard:catch(0, ?, 0),
-    prologtool_guard:catch_with_backtrace(0, ?, 0).
-
-prologtool_guard:catch(Goal, Catcher, Recovery) :-
-    prologtool_harness:session_catch(Goal, Catcher, Recovery).
-prologtool_guard:catch_with_backtrace(Goal, Catcher, Recovery) :-
-    prologtool_harness:session_catch(Goal, Catcher, Recovery).
-:- prologtool_guard:export(catch_with_backtrace/3).
 
 :- meta_predicate
     session_catch(0, ?, 0),
@@ -94,6 +62,14 @@ harness_control(time_limit_exceeded) :-
         Now >= Deadline
     ;   true
     ).
+harness_control(inference_limit_exceeded) :-
+    !,
+    (   nb_current('$pt_inference_cap', Cap),
+        integer(Cap)
+    ->  statistics(inferences, Now),
+        Now >= Cap
+    ;   true
+    ).
 harness_control('$aborted').
 harness_control(unwind(_)).
 
@@ -111,14 +87,35 @@ harness_control(unwind(_)).
 limit_time(Seconds, Goal) :-
     get_time(Now),
     Deadline is Now + Seconds,
+    inference_backstop(Seconds, Cap),
+    statistics(inferences, I0),
+    CapAt is I0 + Cap,
     (   nb_current('$pt_deadline', Outer) -> true ; Outer = none ),
+    (   nb_current('$pt_inference_cap', OuterCap) -> true ; OuterCap = none ),
     '$set_source_module'(SourceModule, SourceModule),
     setup_call_cleanup(
-        nb_setval('$pt_deadline', Deadline),
-        call_with_time_limit(Seconds, Goal),
+        ( nb_setval('$pt_deadline', Deadline),
+          nb_setval('$pt_inference_cap', CapAt) ),
+        call_with_inference_limit(call_with_time_limit(Seconds, Goal), Cap, R),
         ( nb_setval('$pt_deadline', Outer),
+          nb_setval('$pt_inference_cap', OuterCap),
           '$set_source_module'(SourceModule)
-        )).
+        )),
+    (   R == inference_limit_exceeded
+    ->  throw(time_limit_exceeded)
+    ;   true
+    ).
+
+%   inference_backstop(+Seconds, -Inferences): the inference limit that
+%   stands in for a time limit of Seconds where no signal reaches the
+%   goal: 100 million inferences per second of the limit. Real programs
+%   run 10 to 60 million a second on one core (a bare repeat-fail loop
+%   50 million, a bare last-call loop 250 million), so a goal reaches the
+%   backstop before its time limit only by spinning in a tight loop, and
+%   one that spins where no signal reaches it stops within about twice
+%   its time limit.
+inference_backstop(Seconds, Cap) :-
+    Cap is ceiling(Seconds * 100_000_000) + 10_000_000.
 
 %!  forget_session_module(+Module) is det.
 %

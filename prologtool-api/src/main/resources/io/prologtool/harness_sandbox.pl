@@ -58,6 +58,13 @@ violation(M, Q:Inner, Q:Inner, Why) :-
         database_goal(Inner)
     ->  format(atom(Why), 'a session may not change the module ~q', [Q])
     ).
+violation(M, Q:Inner, Q:Inner, Why) :-
+    atom(Q),
+    Q \== M,
+    callable(Inner),
+    functor(Inner, Name, _),
+    guarded_name(Name),                 % harness_guard.pl
+    format(atom(Why), '~q is guarded in a session: call it without the module ~q', [Name, Q]).
 violation(_, Goal, Goal, Why) :-
     callable(Goal),
     (   Goal = set_prolog_flag(Flag, _)

@@ -373,7 +373,8 @@ tr_goal_text(M, Goal, Text) :-
     tr_cap_text(Text0, Text).
 
 tr_write_options(M, [ quoted(true), numbervars(true), portray(false),
-                      spacing(next_argument), module(M) ]).
+                      spacing(next_argument), module(M), max_depth(Limit) ]) :-
+    term_depth_limit(Limit).            % harness_guard.pl
 
 tr_cap_text(Text0, Text) :-
     tr_max_text(Max),
@@ -395,7 +396,8 @@ tr_rule(M, Ref, Text, Line) :-
     !,
     (   clause_property(Ref, line_count(L)) -> Line = L ; Line = 0 ),
     tr_unqualified(Head, H),
-    tr_fold_body(Body0, Body),
+    unguarded(Body0, Body1),            % harness_guard.pl
+    tr_fold_body(Body1, Body),
     term_singletons(H-Body, Singles),
     maplist(=('$VAR'('_')), Singles),
     numbervars(H-Body, 0, _),
@@ -689,7 +691,8 @@ tr_user(G, D, LP, C, Ns, T, N0, N) :-
         Ns = [n(G, Ref, Kind, Children)|T],
         State = tr_call(none, false),   % last attempt's log id, any attempt
         (   prolog_current_choice(Cut),
-            clause(M:G, Body, Ref),
+            clause(M:G, Body0, Ref),
+            unguarded(Body0, Body),
             (   D >= MaxDepth, Body \== true
             ->  Kind = truncated
             ;   Kind = clause

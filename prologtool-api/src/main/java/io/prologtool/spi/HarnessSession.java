@@ -416,7 +416,12 @@ public final class HarnessSession implements PrologSession {
         HarnessTransport t = transports.get();
         try {
             ObjectNode req = request("open");
-            req.putObject("options").put("sandboxed", options.sandboxed());
+            req.putObject("options")
+                    .put("sandboxed", options.sandboxed())
+                    .put("allow_threads", options.allowThreads())
+                    .put("program_space", options.clauseSpaceBytes())
+                    .put("max_atom_chars", options.maxAtomChars())
+                    .put("stack_limit", options.stackLimitBytes());
             requireOk(t.call(req, OPEN_TIMEOUT), "open");
             return t;
         } catch (RuntimeException e) {

@@ -50,10 +50,17 @@ import java.util.function.BooleanSupplier;
  * make them wait without a bound). The control thread initialises JPL (and so holds the main
  * engine), loads the harness, and sends interrupts.
  *
+ * <p>Executors. A worker does not run the request on its own engine: it hands it to its executor, a
+ * Prolog thread that the harness entry creates with a large C stack (SWI-Prolog's C code recurses on
+ * nested terms, and a JVM cannot survive a C-stack overflow), and waits at most the call's budget. An
+ * executor that has not answered by then is abandoned: the worker answers the call itself (a timeout)
+ * and takes a new executor, so a goal that ignores every limit never keeps an engine.
+ *
  * <p>Limits. A request that overruns its Prolog-side time limit is interrupted again from the control
- * thread (time_limit_exceeded thrown into its engine) until it ends: a sweep every 20 ms, which runs
- * only while calls run, looks for calls past their deadline, so a call itself schedules nothing. The caller does not wait for
- * that: {@link Call#await} gives up at the caller's bound.
+ * thread (time_limit_exceeded thrown into its executor) until it ends: a sweep every 20 ms, which runs
+ * only while calls run or abandoned executors may still run, looks for calls past their deadline, so a
+ * call itself schedules nothing. The caller does not wait for that: {@link Call#await} gives up at the
+ * caller's bound.
  */
 final class JplRuntime {
 
@@ -98,6 +105,11 @@ final class JplRuntime {
     private final Set<Call> watched = ConcurrentHashMap.newKeySet();
     /** Whether a sweep is scheduled; it stops when no call runs, so an idle JVM has no timer. */
     private final AtomicBoolean sweeping = new AtomicBoolean();
+    /** Whether abandoned executors may still run; the sweep interrupts them while they do. */
+    private final AtomicBoolean abandonedRunning = new AtomicBoolean();
+    /** When the sweep next interrupts abandoned executors (System.nanoTime; control thread only). */
+    private long nextAbandonedSweep;
+    private static final Duration ABANDONED_SWEEP = Duration.ofSeconds(1);
 
     private JplRuntime(SwiplInstallation installation, Settings settings) {
         this.installation = installation;
@@ -262,7 +274,7 @@ final class JplRuntime {
             deleteQuietly(dir);
         }
         require(Query.hasSolution("current_predicate(prologtool_harness:handle_request/2), "
-                + "current_predicate(prologtool_jpl:request/3)"), "load the harness (see the errors above)");
+                + "current_predicate(prologtool_jpl:request/4)"), "load the harness (see the errors above)");
         require(Query.hasSolution("prologtool_jpl:setup_engine"), "set up the main engine");
     }
 
@@ -373,11 +385,12 @@ final class JplRuntime {
         }
     }
 
-    /** prologtool_jpl:request(Ticket, RequestText, Reply): the only predicate requests call. */
+    /** prologtool_jpl:request(Ticket, Budget, RequestText, Reply): the only predicate requests call. */
     private static String request(Call c) {
         Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
                 new Compound("request", new Term[]{
-                        new org.jpl7.Integer(c.ticket), new Atom(c.text), new Variable("Reply")})}));
+                        new org.jpl7.Integer(c.ticket), new org.jpl7.Float(c.budgetSeconds),
+                        new Atom(c.text), new Variable("Reply")})}));
         try {
             Map<String, Term> solution = q.oneSolution();
             Term reply = solution == null ? null : solution.get("Reply");
@@ -401,6 +414,10 @@ final class JplRuntime {
      */
     private void sweep() {
         long now = System.nanoTime();
+        if (abandonedRunning.get() && now - nextAbandonedSweep >= 0) {
+            nextAbandonedSweep = now + ABANDONED_SWEEP.toNanos();
+            abandonedRunning.set(countHere("interrupt_abandoned") > 0);
+        }
         for (Call c : watched) {
             if (c.isFinished() || now - c.interruptAt < 0) {
                 continue;
@@ -409,13 +426,29 @@ final class JplRuntime {
             c.interruptAt = now + c.interruptPeriod;
             c.interruptPeriod = Math.min(c.interruptPeriod * 2, Duration.ofSeconds(10).toNanos());
         }
-        if (watched.isEmpty()) {
+        if (watched.isEmpty() && !abandonedRunning.get()) {
             sweeping.set(false);
-            if (watched.isEmpty() || !sweeping.compareAndSet(false, true)) {
+            if ((watched.isEmpty() && !abandonedRunning.get()) || !sweeping.compareAndSet(false, true)) {
                 return;
             }
         }
         control.schedule(this::sweep, SWEEP.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * A worker gave up waiting for its executor (the reply says "abandoned"): from now on the sweep also
+     * asks the abandoned executors to stop, once a second, until none runs.
+     */
+    void noteAbandoned() {
+        abandonedRunning.set(true);
+        if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
+            control.schedule(this::sweep, SWEEP.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Whether executors that their workers abandoned may still run (as last seen by the sweep). */
+    boolean abandonedRunning() {
+        return abandonedRunning.get();
     }
 
     /** On the control thread: prologtool_jpl:interrupt(Ticket). */
@@ -442,16 +475,19 @@ final class JplRuntime {
     }
 
     private int count(String predicate) {
-        return onControl(() -> {
-            Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
-                    new Compound(predicate, new Term[]{new Variable("Count")})}));
-            try {
-                Map<String, Term> s = q.oneSolution();
-                return s.get("Count").intValue();
-            } finally {
-                q.close();
-            }
-        });
+        return onControl(() -> countHere(predicate));
+    }
+
+    /** prologtool_jpl:Predicate(Count) on this thread (the control thread). */
+    private static int countHere(String predicate) {
+        Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
+                new Compound(predicate, new Term[]{new Variable("Count")})}));
+        try {
+            Map<String, Term> s = q.oneSolution();
+            return s.get("Count").intValue();
+        } finally {
+            q.close();
+        }
     }
 
     private void runOnControl(Runnable r) {
@@ -488,11 +524,13 @@ final class JplRuntime {
      * Queues one request. The caller then waits with {@link Call#awaitStart} and {@link Call#await}.
      *
      * @param firstInterrupt when to interrupt the request if it still runs (null: never)
+     * @param budget         how long its worker waits for the reply before it abandons the executor
+     *                       running it (and answers the call with a timeout itself)
      * @throws PrologToolException when {@value #QUEUE_CAPACITY} calls wait already
      */
-    Call submit(String requestText, Duration firstInterrupt) {
+    Call submit(String requestText, Duration firstInterrupt, Duration budget) {
         Call c = new Call(tickets.incrementAndGet(), requestText,
-                firstInterrupt == null ? 0 : Math.max(1, firstInterrupt.toNanos()), inFlight);
+                firstInterrupt == null ? 0 : Math.max(1, firstInterrupt.toNanos()), budget.toNanos() / 1e9, inFlight);
         inFlight.incrementAndGet();
         if (!queue.offer(c)) {
             inFlight.decrementAndGet();
@@ -515,6 +553,7 @@ final class JplRuntime {
         final long ticket;
         final String text;
         final long firstInterruptNanos;
+        final double budgetSeconds;
         private final Object lock = new Object();
         private State state = State.QUEUED;                  // guarded by lock
         private final List<Runnable> afterwards = new ArrayList<>(); // guarded by lock
@@ -527,10 +566,12 @@ final class JplRuntime {
         private final AtomicInteger inFlight;
         private boolean counted = true; // guarded by lock
 
-        private Call(long ticket, String text, long firstInterruptNanos, AtomicInteger inFlight) {
+        private Call(long ticket, String text, long firstInterruptNanos, double budgetSeconds,
+                     AtomicInteger inFlight) {
             this.ticket = ticket;
             this.text = Objects.requireNonNull(text);
             this.firstInterruptNanos = firstInterruptNanos;
+            this.budgetSeconds = budgetSeconds;
             this.inFlight = inFlight;
         }
 

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A session's way into the embedded Prolog: each request is one call of the harness entry
- * {@code prologtool_jpl:request/3} on a worker engine of the {@link JplRuntime}.
+ * {@code prologtool_jpl:request/4} on a worker engine of the {@link JplRuntime}.
  *
  * <p>There is no process to kill, so the transport never dies: a call that outlives its bound reports
  * a timeout while the runtime keeps interrupting the goal, and the session goes on answering. Closing a
@@ -31,6 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class JplTransport implements HarnessTransport {
 
+    /** How much longer than its caller a worker waits for a reply before it abandons the executor. */
+    private static final Duration ABANDON_MARGIN = Duration.ofMillis(500);
+    private static final Duration CLOSE_BUDGET = Duration.ofSeconds(30);
     /** Interrupts come this long after a Prolog-side time limit at the earliest and at the latest. */
     private static final Duration MIN_INTERRUPT_MARGIN = Duration.ofMillis(100);
     private static final Duration MAX_INTERRUPT_MARGIN = Duration.ofSeconds(1);
@@ -60,7 +63,10 @@ final class JplTransport implements HarnessTransport {
             closeWhenAllFinished(text, List.copyOf(unfinished));
             return deferredClose(id);
         }
-        JplRuntime.Call call = runtime.submit(text, firstInterrupt(request, timeout));
+        if (!close) {
+            awaitEarlierCalls(timeout);
+        }
+        JplRuntime.Call call = runtime.submit(text, firstInterrupt(request, timeout), timeout.plus(ABANDON_MARGIN));
         unfinished.add(call);
         call.whenFinished(() -> unfinished.remove(call));
         try {
@@ -104,7 +110,7 @@ final class JplTransport implements HarnessTransport {
         for (JplRuntime.Call c : running) {
             c.whenFinished(() -> {
                 if (left.decrementAndGet() == 0) {
-                    runtime.submit(closeText, null);
+                    runtime.submit(closeText, null, CLOSE_BUDGET);
                 }
             });
         }
@@ -126,7 +132,38 @@ final class JplTransport implements HarnessTransport {
         return prologLimit.plus(margin);
     }
 
-    private static JsonNode reply(long id, String text) {
+    /**
+     * Waits until the calls of this session that still run (one whose caller gave up at its bound) have
+     * ended: a session's calls never run at once. Their workers give up on them soon after their own
+     * bound, so the wait is short; past {@code timeout} the new call fails as a timeout.
+     */
+    private void awaitEarlierCalls(Duration timeout) {
+        if (unfinished.isEmpty()) {
+            return;
+        }
+        long until = System.nanoTime() + timeout.toNanos();
+        while (!unfinished.isEmpty()) {
+            if (System.nanoTime() - until >= 0) {
+                throw new HarnessTimeoutException("the previous call of this session still runs past its limit");
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new HarnessCrashedException("interrupted while waiting for the previous call of this session", e);
+            }
+        }
+    }
+
+    private JsonNode reply(long id, String text) {
+        JsonNode reply = parseReply(id, text);
+        if (reply.path("abandoned").asBoolean(false)) {
+            runtime.noteAbandoned();
+        }
+        return reply;
+    }
+
+    private static JsonNode parseReply(long id, String text) {
         JsonNode reply;
         try {
             reply = TermJson.mapper().readTree(text);

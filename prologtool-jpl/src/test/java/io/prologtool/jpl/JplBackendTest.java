@@ -203,20 +203,19 @@ class JplBackendTest {
 
     @Test
     void goalLoopingWhereSignalsAreBlockedIsATimeoutAndTheSessionGoesOn() throws Exception {
-        // A cleanup handler runs with signals blocked: nothing in-process can stop it. This one spins for
-        // 3 s after the 300 ms limit, so the call must come back at the limit plus grace, the session must
-        // answer meanwhile, and closing it must wait for the spinning goal before its module goes.
+        // A cleanup handler runs with signals blocked: the time limit cannot reach it, but the inference
+        // backstop that stands in for it can. The call comes back as a timeout no later than the limit
+        // plus grace, the session answers, and nothing is left running or holding its module.
         int modulesBefore = backend.moduleCount();
         PrologSession s = backend.open(SessionOptions.builder().build());
         s.consult("spin(S) :- get_time(T0), repeat, get_time(T), T - T0 > S, !.\n");
         long t0 = System.nanoTime();
-        GoalResult r = s.goal("setup_call_cleanup(true, (repeat, fail), spin(3))")
+        GoalResult r = s.goal("setup_call_cleanup(true, (repeat, fail), spin(30))")
                 .timeLimit(Duration.ofMillis(300)).run();
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.out.printf("[jpl] a goal spinning in a cleanup handler came back as %s after %d ms%n", r.outcome(), ms);
         assertThat(r.outcome()).isEqualTo(Outcome.TIMEOUT);
-        assertThat(ms).isBetween(2_000L, 3_200L);
-        assertThat(backend.runningCalls()).as("the spinning goal still holds an engine").isPositive();
+        assertThat(ms).isLessThan(3_200L);
         assertAnswers(s);
         s.close();
         long deadline = System.nanoTime() + SANE.toNanos();

@@ -1,0 +1,968 @@
+/*  Part of the prologtool harness (included by harness.pl, module
+    prologtool_harness): the built-ins as session code sees them.
+
+    Every session module inherits from the module prologtool_guard
+    (set_module(M:base(prologtool_guard)), whose own base is system).
+    prologtool_guard redefines the built-ins that would let session code
+    escape its bounds, reach state that other sessions share, or crash an
+    embedding process:
+
+      - catch/3, catch_with_backtrace/3: the harness's own control
+        exceptions (its time limit, its inference backstop, abort) go on
+        to the harness, never to a user recovery goal;
+      - halt/0,1, abort/0, at_halt/1, thread_exit/1: refused;
+      - writing and asserting a term nested deeper than the term depth
+        limit (SWI-Prolog's writer, compiler and reader recurse in C, and
+        an in-process backend cannot survive a C-stack overflow), reading
+        text nested that deep, and re-entering Prolog from C (format's ~@,
+        with_output_to/2) deeper than the nesting limit: resource_error;
+      - atoms longer than the session's max_atom_chars (atoms are not
+        bounded by the stack limit): resource_error;
+      - global variables, flag/3 and the recorded database: confined to
+        the session (a key of one session is not a key of another);
+      - set_prolog_flag/2 and op/3: confined to the session's module, or
+        refused for the flags that every module shares;
+      - thread_create/2,3 and thread_signal/2: refused unless the session
+        was opened with allow_threads, and then only for its own threads,
+        which are stopped and joined when it closes;
+      - sleep/1: never past the request's deadline.
+
+    Three ways in, three guards: a goal built at run time (call/1) finds
+    the redefinition through the base module; a clause body compiled from
+    session text or asserted by session code would bind an ISO built-in
+    to system directly, so goal expansion (below) and the assert guards
+    qualify those calls; goal texts are expanded before they run.
+    A built-in called through another module (lists:catch/3) bypasses all
+    three: the isolation check refuses it (harness_sandbox.pl).
+*/
+
+:- set_module(prologtool_guard:base(system)).
+
+%!  guarded(?Head) is nondet.
+%
+%   The built-ins that prologtool_guard redefines.
+
+guarded(catch(_, _, _)).
+guarded(catch_with_backtrace(_, _, _)).
+guarded(halt).
+guarded(halt(_)).
+guarded(abort).
+guarded(at_halt(_)).
+guarded(thread_exit(_)).
+guarded(thread_create(_, _)).
+guarded(thread_create(_, _, _)).
+guarded(thread_create_in_pool(_, _, _, _)).
+guarded(thread_signal(_, _)).
+guarded(sleep(_)).
+guarded(set_prolog_flag(_, _)).
+guarded(create_prolog_flag(_, _, _)).
+guarded(op(_, _, _)).
+guarded(nb_setval(_, _)).
+guarded(b_setval(_, _)).
+guarded(nb_getval(_, _)).
+guarded(b_getval(_, _)).
+guarded(nb_current(_, _)).
+guarded(nb_delete(_)).
+guarded(flag(_, _, _)).
+guarded(recorda(_, _)).
+guarded(recorda(_, _, _)).
+guarded(recordz(_, _)).
+guarded(recordz(_, _, _)).
+guarded(recorded(_, _)).
+guarded(recorded(_, _, _)).
+guarded(assert(_)).
+guarded(asserta(_)).
+guarded(assertz(_)).
+guarded(assert(_, _)).
+guarded(asserta(_, _)).
+guarded(assertz(_, _)).
+guarded(write(_)).
+guarded(write(_, _)).
+guarded(print(_)).
+guarded(print(_, _)).
+guarded(writeln(_)).
+guarded(writeln(_, _)).
+guarded(writeq(_)).
+guarded(writeq(_, _)).
+guarded(write_canonical(_)).
+guarded(write_canonical(_, _)).
+guarded(write_term(_, _)).
+guarded(write_term(_, _, _)).
+guarded(portray_clause(_)).
+guarded(portray_clause(_, _)).
+guarded(print_message(_, _)).
+guarded(format(_)).
+guarded(format(_, _)).
+guarded(format(_, _, _)).
+guarded(with_output_to(_, _)).
+guarded(term_to_atom(_, _)).
+guarded(term_string(_, _)).
+guarded(term_string(_, _, _)).
+guarded(atom_to_term(_, _, _)).
+guarded(read_term_from_atom(_, _, _)).
+guarded(atom_concat(_, _, _)).
+guarded(atomic_list_concat(_, _)).
+guarded(atomic_list_concat(_, _, _)).
+guarded(atom_codes(_, _)).
+guarded(atom_chars(_, _)).
+guarded(atom_string(_, _)).
+guarded(string_to_atom(_, _)).
+guarded(upcase_atom(_, _)).
+guarded(downcase_atom(_, _)).
+
+%!  guarded_name(+Name) is semidet.
+%
+%   Name is the name of a guarded built-in (of any arity).
+guarded_name(Name) :-
+    atom(Name),
+    guarded_name_(Name),
+    !.
+
+guarded_name_(Name) :-
+    guarded(Head),
+    functor(Head, Name, _).
+
+:- forall(guarded(Head), prologtool_guard:redefine_system_predicate(Head)).
+
+%   Clause bodies compiled in a session (consulted or asserted) bind ISO
+%   built-ins to system's without looking at the base module: goal
+%   expansion renames those calls to aliases ('$guarded_catch'/3 for
+%   catch/3, ...) that prologtool_guard defines and the base module
+%   lookup finds, with the session as the context module, so that
+%   meta-arguments still run in the session. (A call qualified with the
+%   module itself would name a temporary module in a clause, which
+%   SWI-Prolog refuses.)
+:- multifile prologtool_guard:goal_expansion/2.
+prologtool_guard:goal_expansion(Goal, Alias) :-
+    callable(Goal),
+    Goal \= _:_,
+    iso_guarded(Goal),
+    prolog_load_context(module, M),
+    M \== prologtool_guard,
+    guard_alias(Goal, Alias).
+
+iso_guarded(Goal) :-
+    functor(Goal, Name, Arity),
+    functor(Head, Name, Arity),
+    guarded(Head),
+    predicate_property(system:Head, iso),
+    !.
+
+%!  guard_alias(?Goal, ?Alias) is semidet.
+guard_alias(Goal, Alias) :-
+    nonvar(Goal),
+    !,
+    Goal =.. [Name|Args],
+    atom_concat('$guarded_', Name, AliasName),
+    Alias =.. [AliasName|Args].
+guard_alias(Goal, Alias) :-
+    Alias =.. [AliasName|Args],
+    atom_concat('$guarded_', Name, AliasName),
+    Goal =.. [Name|Args].
+
+%   Sandboxed sessions: a guard, or its alias, is exactly as safe as the
+%   built-in it guards, and calls what that built-in would call.
+:- multifile sandbox:safe_meta/2.
+sandbox:safe_meta(prologtool_guard:Goal, Called) :-
+    callable(Goal),
+    (   guarded(Goal)
+    ->  Builtin = Goal
+    ;   catch(guard_alias(Builtin, Goal), _, fail),
+        guarded(Builtin)
+    ),
+    !,
+    safe_builtin(Builtin, Called).
+
+safe_builtin(Builtin, Called) :-
+    (   catch(sandbox:safe_meta(system:Builtin, Called0), _, fail)
+    ->  Called = Called0
+    ;   (   catch(sandbox:safe_primitive(system:Builtin), _, fail)
+        ;   catch(sandbox:safe_primitive(Builtin), _, fail)
+        )
+    ->  Called = []
+    ;   predicate_property(system:Builtin, meta_predicate(Spec))
+    ->  Builtin =.. [_|Args],
+        Spec =.. [_|Specs],
+        foldl(meta_goal_arg, Specs, Args, Called, [])
+    ).
+
+meta_goal_arg(Spec, Arg, Called, Tail) :-
+    (   Spec == 0
+    ->  Called = [Arg|Tail]
+    ;   Called = Tail
+    ).
+
+                 /*******************************
+                 *          EXCEPTIONS          *
+                 *******************************/
+
+:- meta_predicate
+    prologtool_guard:catch(0, ?, 0),
+    prologtool_guard:catch_with_backtrace(0, ?, 0).
+
+prologtool_guard:catch(Goal, Catcher, Recovery) :-
+    prologtool_harness:session_catch(Goal, Catcher, Recovery).
+prologtool_guard:catch_with_backtrace(Goal, Catcher, Recovery) :-
+    prologtool_harness:session_catch(Goal, Catcher, Recovery).
+
+                 /*******************************
+                 *        ENDING THINGS         *
+                 *******************************/
+
+:- module_transparent
+    prologtool_guard:halt/0,
+    prologtool_guard:halt/1,
+    prologtool_guard:abort/0.
+
+prologtool_guard:(halt :-
+    context_module(M),
+    prologtool_harness:refuse_halt(M, halt)).
+prologtool_guard:(halt(Status) :-
+    context_module(M),
+    prologtool_harness:refuse_halt(M, halt(Status))).
+prologtool_guard:(abort :-
+    context_module(M),
+    prologtool_harness:refuse_halt(M, abort)).
+
+prologtool_guard:at_halt(Goal) :-
+    prologtool_harness:refuse(at_halt(Goal),
+                              'at_halt/1 would register a goal that outlives the session').
+prologtool_guard:thread_exit(Term) :-
+    prologtool_harness:refuse(thread_exit(Term),
+                              'thread_exit/1 would end the Prolog thread that serves the session').
+
+                 /*******************************
+                 *            THREADS           *
+                 *******************************/
+
+:- meta_predicate
+    prologtool_guard:thread_create(0, -),
+    prologtool_guard:thread_create(0, -, :),
+    prologtool_guard:thread_create_in_pool(+, 0, -, :),
+    prologtool_guard:thread_signal(+, 0).
+
+prologtool_guard:thread_create(Goal, Id) :-
+    prologtool_harness:session_thread_create(Goal, Id, []).
+prologtool_guard:thread_create(Goal, Id, _:Options) :-
+    prologtool_harness:session_thread_create(Goal, Id, Options).
+prologtool_guard:thread_create_in_pool(_Pool, Goal, Id, _:Options) :-
+    prologtool_harness:session_thread_create(Goal, Id, Options).
+prologtool_guard:thread_signal(Thread, Goal) :-
+    prologtool_harness:session_thread_signal(Thread, Goal).
+
+prologtool_guard:sleep(Seconds) :-
+    prologtool_harness:bounded_sleep(Seconds).
+
+                 /*******************************
+                 *         GLOBAL STATE         *
+                 *******************************/
+
+:- meta_predicate
+    prologtool_guard:set_prolog_flag(:, +),
+    prologtool_guard:create_prolog_flag(:, +, +),
+    prologtool_guard:op(+, +, :),
+    prologtool_guard:nb_setval(:, +),
+    prologtool_guard:b_setval(:, +),
+    prologtool_guard:nb_getval(:, -),
+    prologtool_guard:b_getval(:, -),
+    prologtool_guard:nb_current(:, ?),
+    prologtool_guard:nb_delete(:),
+    prologtool_guard:flag(:, -, +),
+    prologtool_guard:recorda(:, +),
+    prologtool_guard:recorda(:, +, -),
+    prologtool_guard:recordz(:, +),
+    prologtool_guard:recordz(:, +, -),
+    prologtool_guard:recorded(:, ?),
+    prologtool_guard:recorded(:, ?, ?).
+
+prologtool_guard:set_prolog_flag(M:Flag, Value) :-
+    prologtool_harness:session_set_flag(M, Flag, Value).
+prologtool_guard:create_prolog_flag(_:Flag, Value, Options) :-
+    prologtool_harness:refuse(create_prolog_flag(Flag, Value, Options),
+                              'a new Prolog flag would be shared by every session').
+prologtool_guard:op(Priority, Type, M:Names) :-
+    prologtool_harness:session_op(M, Priority, Type, Names).
+
+prologtool_guard:nb_setval(M:Key, Value) :-
+    prologtool_harness:session_global_key(M, Key, Scoped),
+    system:nb_setval(Scoped, Value).
+prologtool_guard:b_setval(M:Key, Value) :-
+    prologtool_harness:session_global_key(M, Key, Scoped),
+    system:b_setval(Scoped, Value).
+prologtool_guard:nb_getval(M:Key, Value) :-
+    prologtool_harness:session_global_value(M, Key, Value).
+prologtool_guard:b_getval(M:Key, Value) :-
+    prologtool_harness:session_global_value(M, Key, Value).
+prologtool_guard:nb_current(M:Key, Value) :-
+    prologtool_harness:session_global_current(M, Key, Value).
+prologtool_guard:nb_delete(M:Key) :-
+    prologtool_harness:session_global_delete(M, Key).
+
+prologtool_guard:flag(M:Key, Old, New) :-
+    prologtool_harness:session_flag(M, Key, Old, New).
+
+prologtool_guard:recorda(M:Key, Value) :-
+    prologtool_harness:session_record_key(M, Key, Scoped),
+    system:recorda(Scoped, Value).
+prologtool_guard:recorda(M:Key, Value, Ref) :-
+    prologtool_harness:session_record_key(M, Key, Scoped),
+    system:recorda(Scoped, Value, Ref).
+prologtool_guard:recordz(M:Key, Value) :-
+    prologtool_harness:session_record_key(M, Key, Scoped),
+    system:recordz(Scoped, Value).
+prologtool_guard:recordz(M:Key, Value, Ref) :-
+    prologtool_harness:session_record_key(M, Key, Scoped),
+    system:recordz(Scoped, Value, Ref).
+prologtool_guard:recorded(M:Key, Value) :-
+    prologtool_harness:session_recorded(M, Key, Value, _).
+prologtool_guard:recorded(M:Key, Value, Ref) :-
+    prologtool_harness:session_recorded(M, Key, Value, Ref).
+
+                 /*******************************
+                 *            ASSERT            *
+                 *******************************/
+
+:- meta_predicate
+    prologtool_guard:assert(:),
+    prologtool_guard:asserta(:),
+    prologtool_guard:assertz(:),
+    prologtool_guard:assert(:, -),
+    prologtool_guard:asserta(:, -),
+    prologtool_guard:assertz(:, -).
+
+prologtool_guard:assert(Clause) :-
+    prologtool_harness:guarded_clause(Clause, Checked),
+    system:assertz(Checked).
+prologtool_guard:asserta(Clause) :-
+    prologtool_harness:guarded_clause(Clause, Checked),
+    system:asserta(Checked).
+prologtool_guard:assertz(Clause) :-
+    prologtool_harness:guarded_clause(Clause, Checked),
+    system:assertz(Checked).
+prologtool_guard:assert(Clause, Ref) :-
+    prologtool_harness:guarded_clause(Clause, Checked),
+    system:assertz(Checked, Ref).
+prologtool_guard:asserta(Clause, Ref) :-
+    prologtool_harness:guarded_clause(Clause, Checked),
+    system:asserta(Checked, Ref).
+prologtool_guard:assertz(Clause, Ref) :-
+    prologtool_harness:guarded_clause(Clause, Checked),
+    system:assertz(Checked, Ref).
+
+                 /*******************************
+                 *            WRITING           *
+                 *******************************/
+
+%   The writer recurses in C: every term written is checked first. The
+%   context module is the session's (module_transparent), so operators,
+%   portray hooks and format's ~@ goals resolve there.
+
+:- module_transparent
+    prologtool_guard:write/1, prologtool_guard:write/2,
+    prologtool_guard:print/1, prologtool_guard:print/2,
+    prologtool_guard:writeln/1, prologtool_guard:writeln/2,
+    prologtool_guard:writeq/1, prologtool_guard:writeq/2,
+    prologtool_guard:write_canonical/1, prologtool_guard:write_canonical/2,
+    prologtool_guard:write_term/2, prologtool_guard:write_term/3,
+    prologtool_guard:portray_clause/1, prologtool_guard:portray_clause/2,
+    prologtool_guard:print_message/2,
+    prologtool_guard:format/1, prologtool_guard:format/2, prologtool_guard:format/3,
+    prologtool_guard:term_to_atom/2,
+    prologtool_guard:term_string/2, prologtool_guard:term_string/3,
+    prologtool_guard:atom_to_term/3, prologtool_guard:read_term_from_atom/3.
+
+prologtool_guard:(write(T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:write(T), M)).
+prologtool_guard:(write(S, T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:write(S, T), M)).
+prologtool_guard:(print(T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:print(T), M)).
+prologtool_guard:(print(S, T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:print(S, T), M)).
+prologtool_guard:(writeln(T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:writeln(T), M)).
+prologtool_guard:(writeln(S, T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:writeln(S, T), M)).
+prologtool_guard:(writeq(T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:writeq(T), M)).
+prologtool_guard:(writeq(S, T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:writeq(S, T), M)).
+prologtool_guard:(write_canonical(T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:write_canonical(T), M)).
+prologtool_guard:(write_canonical(S, T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:write_canonical(S, T), M)).
+prologtool_guard:(write_term(T, Options) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:write_term(T, Options), M)).
+prologtool_guard:(write_term(S, T, Options) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:write_term(S, T, Options), M)).
+prologtool_guard:(portray_clause(T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(listing:portray_clause(T), M)).
+prologtool_guard:(portray_clause(S, T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(listing:portray_clause(S, T), M)).
+prologtool_guard:(print_message(Kind, T) :-
+    prologtool_harness:check_depth(T), context_module(M), @(system:print_message(Kind, T), M)).
+
+prologtool_guard:(format(Format) :-
+    context_module(M),
+    prologtool_harness:reentering(@(system:format(Format), M))).
+prologtool_guard:(format(Format, Args) :-
+    prologtool_harness:check_depth(Args),
+    context_module(M),
+    prologtool_harness:reentering(@(system:format(Format, Args), M))).
+prologtool_guard:(format(Sink, Format, Args) :-
+    prologtool_harness:check_depth(Args),
+    context_module(M),
+    prologtool_harness:to_sink(Sink, Out,
+                               prologtool_harness:reentering(@(system:format(Out, Format, Args), M)))).
+
+:- meta_predicate prologtool_guard:with_output_to(+, 0).
+prologtool_guard:with_output_to(Sink, Goal) :-
+    prologtool_harness:to_sink(Sink, Out,
+                               prologtool_harness:reentering(system:with_output_to(Out, Goal))).
+
+%   Text to terms and back: the reader recurses in C on nested brackets.
+prologtool_guard:(term_to_atom(Term, Atom) :-
+    context_module(M),
+    (   var(Atom)
+    ->  prologtool_harness:check_depth(Term),
+        @(system:term_string(Term, String), M),
+        prologtool_harness:checked_atom(Atom, String)
+    ;   prologtool_harness:check_text_depth(Atom),
+        @(system:term_to_atom(Term, Atom), M)
+    )).
+prologtool_guard:(term_string(Term, String) :-
+    context_module(M),
+    (   var(String)
+    ->  prologtool_harness:check_depth(Term)
+    ;   prologtool_harness:check_text_depth(String)
+    ),
+    @(system:term_string(Term, String), M)).
+prologtool_guard:(term_string(Term, String, Options) :-
+    context_module(M),
+    (   var(String)
+    ->  prologtool_harness:check_depth(Term)
+    ;   prologtool_harness:check_text_depth(String)
+    ),
+    @(system:term_string(Term, String, Options), M)).
+prologtool_guard:(atom_to_term(Atom, Term, Bindings) :-
+    prologtool_harness:check_text_depth(Atom),
+    context_module(M),
+    @(system:atom_to_term(Atom, Term, Bindings), M)).
+prologtool_guard:(read_term_from_atom(Atom, Term, Options) :-
+    prologtool_harness:check_text_depth(Atom),
+    context_module(M),
+    @(system:read_term_from_atom(Atom, Term, Options), M)).
+
+                 /*******************************
+                 *             ATOMS            *
+                 *******************************/
+
+%   Atoms are not bounded by the stack limit: each guard works out the
+%   length of the atom it would create and refuses one that is too long.
+
+prologtool_guard:atom_concat(A, B, C) :-
+    (   var(C), atomic(A), atomic(B)
+    ->  prologtool_harness:check_atom_length([A, B], 0)
+    ;   true
+    ),
+    system:atom_concat(A, B, C).
+prologtool_guard:atomic_list_concat(List, Atom) :-
+    (   var(Atom), is_list(List)
+    ->  prologtool_harness:check_atom_length(List, 0)
+    ;   true
+    ),
+    system:atomic_list_concat(List, Atom).
+prologtool_guard:atomic_list_concat(List, Separator, Atom) :-
+    (   var(Atom), is_list(List), atomic(Separator)
+    ->  length(List, N),
+        atom_length(Separator, SepLen),
+        Extra is max(0, N - 1) * SepLen,
+        prologtool_harness:check_atom_length(List, Extra)
+    ;   true
+    ),
+    system:atomic_list_concat(List, Separator, Atom).
+prologtool_guard:atom_codes(Atom, Codes) :-
+    (   var(Atom) -> prologtool_harness:check_list_length(Codes) ; true ),
+    system:atom_codes(Atom, Codes).
+prologtool_guard:atom_chars(Atom, Chars) :-
+    (   var(Atom) -> prologtool_harness:check_list_length(Chars) ; true ),
+    system:atom_chars(Atom, Chars).
+prologtool_guard:atom_string(Atom, String) :-
+    (   var(Atom), atomic(String)
+    ->  prologtool_harness:check_atom_length([String], 0)
+    ;   true
+    ),
+    system:atom_string(Atom, String).
+prologtool_guard:string_to_atom(String, Atom) :-
+    (   var(Atom), atomic(String)
+    ->  prologtool_harness:check_atom_length([String], 0)
+    ;   true
+    ),
+    system:string_to_atom(String, Atom).
+prologtool_guard:upcase_atom(Text, Atom) :-
+    (   atomic(Text) -> prologtool_harness:check_atom_length([Text], 0) ; true ),
+    system:upcase_atom(Text, Atom).
+prologtool_guard:downcase_atom(Text, Atom) :-
+    (   atomic(Text) -> prologtool_harness:check_atom_length([Text], 0) ; true ),
+    system:downcase_atom(Text, Atom).
+
+                 /*******************************
+                 *    THE HARNESS SIDE: CHECKS  *
+                 *******************************/
+
+%!  refuse(+Goal, +Why) is det.
+%
+%   Throw the error that a guarded built-in refuses Goal with:
+%   sandbox_violation, the kind every isolation refusal has.
+refuse(Goal, Why) :-
+    throw(error(sandbox_violation(Goal), context(_, Why))).
+
+%   The limits. A term nested deeper than term_depth_limit/1 would need
+%   about half a kilobyte of C stack per level in SWI-Prolog's writer and
+%   reader; the in-process backend's Prolog threads have far more than
+%   the limit needs, and a swipl child's 8 MiB main thread has enough.
+term_depth_limit(10000).
+reentry_limit(200).
+
+%!  check_depth(@Term) is det.
+%
+%   Throw resource_error(term_depth) when Term is nested deeper than the
+%   term depth limit. List elements count as one level each; a list's
+%   length does not (the C code walks list tails in a loop). A term with
+%   fewer cells than the limit cannot be that deep, which spares the walk
+%   for almost every term.
+check_depth(Term) :-
+    term_depth_limit(Limit),
+    (   \+ compound(Term)
+    ->  true
+    ;   \+ acyclic_term(Term)
+    ->  true                        % written as its factorisation
+    ;   term_size(Term, Size),
+        Size =< Limit
+    ->  true
+    ;   depth_within(Term, Limit)
+    ->  true
+    ;   too_deep(Limit)
+    ).
+
+too_deep(Limit) :-
+    format(atom(Why), 'the term is nested more than ~D levels deep', [Limit]),
+    throw(error(resource_error(term_depth), context(_, Why))).
+
+depth_within(Term, Depth) :-
+    (   compound(Term)
+    ->  Depth > 0,
+        Depth1 is Depth - 1,
+        (   Term = [_|_]
+        ->  list_within(Term, Depth1)
+        ;   compound_name_arity(Term, _, Arity),
+            args_within(1, Arity, Term, Depth1)
+        )
+    ;   true
+    ).
+
+list_within(List, Depth) :-
+    (   compound(List), List = [H|T]
+    ->  depth_within(H, Depth),
+        list_within(T, Depth)
+    ;   depth_within(List, Depth)
+    ).
+
+args_within(I, Arity, Term, Depth) :-
+    (   I > Arity
+    ->  true
+    ;   arg(I, Term, Arg),
+        depth_within(Arg, Depth),
+        I1 is I + 1,
+        args_within(I1, Arity, Term, Depth)
+    ).
+
+%!  check_text_depth(+Text) is det.
+%
+%   Throw resource_error(term_depth) when the brackets of Text ((, [, {)
+%   nest deeper than the term depth limit, before SWI-Prolog's reader
+%   recurses on them. Quotes and comments are not told apart: the count
+%   can only be too high, for text with unbalanced brackets inside
+%   quotes. Text with fewer opening brackets than the limit is not
+%   walked at all.
+check_text_depth(Text) :-
+    (   text_nesting_exceeds(Text, _)
+    ->  term_depth_limit(Limit),
+        too_deep(Limit)
+    ;   true
+    ).
+
+%   text_nesting_exceeds(+Text, -Offset): the brackets of Text nest
+%   deeper than the limit; Offset is where (in characters).
+text_nesting_exceeds(Text, Offset) :-
+    atomic(Text),
+    term_depth_limit(Limit),
+    split_string(Text, "([{", "", Parts),
+    length(Parts, N),
+    N > Limit + 1,                      % N - 1 opening brackets
+    string_codes(Text, Codes),
+    nesting_exceeds(Codes, 0, Limit, 0, Offset).
+
+nesting_exceeds([C|Cs], Depth, Limit, I, Offset) :-
+    (   opening(C)
+    ->  D is Depth + 1,
+        (   D > Limit
+        ->  Offset = I
+        ;   I1 is I + 1,
+            nesting_exceeds(Cs, D, Limit, I1, Offset)
+        )
+    ;   closing(C)
+    ->  D is max(0, Depth - 1),
+        I1 is I + 1,
+        nesting_exceeds(Cs, D, Limit, I1, Offset)
+    ;   I1 is I + 1,
+        nesting_exceeds(Cs, Depth, Limit, I1, Offset)
+    ).
+
+opening(0'().
+opening(0'[).
+opening(0'{).
+closing(0')).
+closing(0']).
+closing(0'}).
+
+%!  reentering(:Goal) is semidet.
+%
+%   Run Goal, a built-in that may call back into Prolog from C (format's
+%   ~@, with_output_to/2), counting how deep such calls nest on this
+%   thread: each level holds several kilobytes of C stack.
+:- meta_predicate reentering(0).
+reentering(Goal) :-
+    (   nb_current('$pt_reentry', N0), integer(N0) -> true ; N0 = 0 ),
+    reentry_limit(Limit),
+    (   N0 >= Limit
+    ->  format(atom(Why), 'format/2 and with_output_to/2 nest more than ~D levels deep', [Limit]),
+        throw(error(resource_error(c_stack), context(_, Why)))
+    ;   true
+    ),
+    N is N0 + 1,
+    setup_call_cleanup(nb_setval('$pt_reentry', N),
+                       once(Goal),
+                       nb_setval('$pt_reentry', N0)).
+
+%!  to_sink(+Sink, -Out, :Goal) is semidet.
+%
+%   Run Goal writing to Out: Sink itself, except that an atom(A) sink is
+%   written as a string first, so that an atom longer than the limit is
+%   refused before it exists.
+:- meta_predicate to_sink(+, -, 0).
+to_sink(Sink, Out, Goal) :-
+    (   nonvar(Sink), Sink = atom(Atom)
+    ->  Out = string(String),
+        once(Goal),
+        checked_atom(Atom, String)
+    ;   Out = Sink,
+        once(Goal)
+    ).
+
+%!  checked_atom(?Atom, +String) is semidet.
+checked_atom(Atom, String) :-
+    check_atom_length([String], 0),
+    atom_string(Atom, String).
+
+%!  check_atom_length(+Parts, +Extra) is det.
+%
+%   Throw resource_error(atom_length) when the atom made of Parts (and
+%   Extra more characters) would be longer than the session allows.
+check_atom_length(Parts, Extra) :-
+    max_atom_chars(Max),
+    foldl(add_text_length, Parts, Extra, Length),
+    (   Length =< Max
+    ->  true
+    ;   format(atom(Why), 'an atom of ~D characters is longer than this session allows (~D)',
+               [Length, Max]),
+        throw(error(resource_error(atom_length), context(_, Why)))
+    ).
+
+add_text_length(Part, L0, L) :-
+    (   atomic(Part)
+    ->  atom_length(Part, N),
+        L is L0 + N
+    ;   L = L0                          % the built-in raises its own error
+    ).
+
+check_list_length(List) :-
+    (   is_list(List)
+    ->  length(List, N),
+        check_atom_length([], N)
+    ;   true
+    ).
+
+%   The session's atom length limit: the option of the session whose
+%   request runs on this thread.
+max_atom_chars(Max) :-
+    (   nb_current('$pt_max_atom', Max0), integer(Max0)
+    ->  Max = Max0
+    ;   Max = 1048576
+    ).
+
+%!  guarded_clause(+MClause, -Checked) is det.
+%
+%   A clause that session code asserts: not too deep, and its body
+%   expanded as a consulted body would be, so that the guards apply to
+%   it too.
+guarded_clause(M:Clause, M:Checked) :-
+    check_depth(Clause),
+    (   nonvar(Clause),
+        Clause = (Head :- Body),
+        session(M, _)
+    ->  expand_in(M, Body, Body1),
+        Checked = (Head :- Body1)
+    ;   Checked = Clause
+    ).
+
+%!  expand_in(+Module, +Goal, -Expanded) is det.
+%
+%   Goal expansion as if Goal were compiled in Module (expand_goal/2 uses
+%   the source module, not the context module).
+expand_in(M, Goal, Expanded) :-
+    '$set_source_module'(Old, M),
+    call_cleanup(expand_goal(Goal, Expanded),
+                 '$set_source_module'(Old)).
+
+                 /*******************************
+                 *     THE HARNESS SIDE: STATE  *
+                 *******************************/
+
+%   Global variables of session M live under the key M\x1f\Key on the
+%   thread that runs the request. Keys touched by a request are saved
+%   with the session when it ends (save_session_globals/1) and taken
+%   back lazily on the next read, so a session sees its own values from
+%   one request to the next whichever thread serves it, and never
+%   another session's.
+
+:- dynamic
+    session_global/3,               % Module, Key, Value
+    session_flag_value/3,           % Module, Key, Value
+    session_record_key_/2,          % Module, ScopedKey
+    session_thread_/2.              % Module, Thread
+:- thread_local
+    touched_global/2.               % Module, Key
+
+session_global_key(M, Key, Scoped) :-
+    must_be(atom, Key),
+    atomic_list_concat([M, Key], '\x1f\', Scoped),
+    (   touched_global(M, Key) -> true ; assertz(touched_global(M, Key)) ).
+
+session_global_value(M, Key, Value) :-
+    session_global_key(M, Key, Scoped),
+    (   nb_current(Scoped, V0)
+    ->  Value = V0
+    ;   session_global(M, Key, V0)
+    ->  system:nb_setval(Scoped, V0),
+        nb_getval(Scoped, Value)
+    ;   existence_error(variable, Key)
+    ).
+
+session_global_current(M, Key, Value) :-
+    (   atom(Key)
+    ->  catch(session_global_value(M, Key, Value), error(existence_error(_, _), _), fail)
+    ;   findall(K, ( session_global(M, K, _)
+                   ; atom_concat(M, '\x1f\', P),
+                     nb_current(S, _), atom(S), atom_concat(P, K, S)
+                   ), Ks),
+        sort(Ks, Keys),
+        member(Key, Keys),
+        session_global_value(M, Key, Value)
+    ).
+
+session_global_delete(M, Key) :-
+    session_global_key(M, Key, Scoped),
+    nb_delete(Scoped),
+    retractall(session_global(M, Key, _)).
+
+%!  save_session_globals is det.
+%
+%   At the end of every request: move the global variables it touched
+%   from the thread to their session, so that the thread carries nothing
+%   of one session into the next request it serves.
+save_session_globals :-
+    forall(retract(touched_global(M, Key)),
+           ( atomic_list_concat([M, Key], '\x1f\', Scoped),
+             (   nb_current(Scoped, Value)
+             ->  retractall(session_global(M, Key, _)),
+                 (   session(M, _)
+                 ->  assertz(session_global(M, Key, Value))
+                 ;   true
+                 ),
+                 nb_delete(Scoped)
+             ;   true
+             ) )).
+
+session_flag(M, Key, Old, New) :-
+    (   session_flag_value(M, Key, Old0) -> true ; Old0 = 0 ),
+    Old = Old0,
+    Value is New,
+    retractall(session_flag_value(M, Key, _)),
+    assertz(session_flag_value(M, Key, Value)).
+
+session_record_key(M, Key, Scoped) :-
+    (   compound(Key) -> functor(Key, Name, Arity) ; Name = Key, Arity = 0 ),
+    format(atom(Scoped), '~w\x1f\~w/~w', [M, Name, Arity]),
+    (   session_record_key_(M, Scoped) -> true ; assertz(session_record_key_(M, Scoped)) ).
+
+session_recorded(M, Key, Value, Ref) :-
+    (   nonvar(Key)
+    ->  session_record_key(M, Key, Scoped),
+        system:recorded(Scoped, Value, Ref)
+    ;   session_record_key_(M, Scoped),
+        system:recorded(Scoped, Value, Ref)
+    ).
+
+%   Flags that every module has its own value of are set in the
+%   session's module; any other flag is shared by the whole Prolog.
+session_set_flag(M, Flag, Value) :-
+    (   atom(Flag), module_local_flag(Flag)
+    ->  system:set_prolog_flag(M:Flag, Value)
+    ;   format(atom(Why), 'the flag ~q is shared by every session', [Flag]),
+        refuse(set_prolog_flag(Flag, Value), Why)
+    ).
+
+%   Operators defined at run time belong to the session's module (a goal
+%   runs with user as its source module).
+session_op(M, Priority, Type, Names) :-
+    (   is_list(Names)
+    ->  maplist(session_op_name(M), Names, Qualified)
+    ;   session_op_name(M, Names, Qualified)
+    ),
+    system:op(Priority, Type, Qualified).
+
+session_op_name(M, Name, Q) :-
+    (   nonvar(Name), Name = _:_
+    ->  Q = Name                    % the isolation check looked at it
+    ;   Q = M:Name
+    ).
+
+%   Threads: refused unless the session allows them; then each is the
+%   session's, stopped and joined when it closes.
+session_thread_create(M:Goal, Id, Options) :-
+    (   session(M, Opts),
+        get_dict(allow_threads, Opts, true),
+        \+ sandboxed_session(M)
+    ->  exclude(detached_option, Options, Options1),
+        system:thread_create(M:Goal, Id, Options1),
+        assertz(session_thread_(M, Id))
+    ;   refuse(thread_create(Goal),
+               'a session may not create threads (open it with allowThreads(true) to let it)')
+    ).
+
+%   A detached thread could not be joined when its session closes.
+detached_option(detached(_)).
+
+session_thread_signal(Thread, M:Goal) :-
+    (   session_thread_(M, Thread)
+    ->  system:thread_signal(Thread, M:Goal)
+    ;   refuse(thread_signal(Thread, Goal),
+               'a session may signal only the threads it created')
+    ).
+
+%!  stop_session_threads(+Module) is det.
+%
+%   Stop every thread session Module created and wait for it to end (at
+%   most about a second each); a thread that will not end (it blocks
+%   signals) is detached and reported, never left to run in a module
+%   that is about to be destroyed: the caller keeps the module then.
+stop_session_threads(M) :-
+    forall(retract(session_thread_(M, Id)), stop_thread(Id)).
+
+stop_thread(Id) :-
+    catch(system:thread_signal(Id, abort), _, true),
+    (   thread_ended_within(Id, 100)
+    ->  catch(thread_join(Id, _), _, true)
+    ;   catch(thread_detach(Id), _, true),
+        assertz(stuck_thread(Id))
+    ).
+
+:- dynamic stuck_thread/1.
+
+thread_ended_within(Id, Tries) :-
+    (   \+ catch(thread_property(Id, status(running)), _, fail)
+    ->  true
+    ;   Tries > 0
+    ->  sleep(0.01),
+        T1 is Tries - 1,
+        thread_ended_within(Id, T1)
+    ).
+
+%   What a session leaves in the harness's own stores when it closes.
+forget_session_state(M) :-
+    retractall(session_global(M, _, _)),
+    retractall(session_flag_value(M, _, _)),
+    forall(retract(session_record_key_(M, Scoped)),
+           forall(system:recorded(Scoped, _, Ref), erase(Ref))).
+
+%!  bounded_sleep(+Seconds) is det.
+%
+%   sleep/1, but never past the deadline of the request that runs it: a
+%   sleep where signals are blocked (a cleanup handler) would otherwise
+%   outlast the time limit.
+bounded_sleep(Seconds) :-
+    must_be(number, Seconds),
+    (   nb_current('$pt_deadline', Deadline),
+        number(Deadline)
+    ->  get_time(Now),
+        Left is max(0, Deadline - Now + 0.05),
+        S is min(Seconds, Left)
+    ;   S = Seconds
+    ),
+    system:sleep(S),
+    (   S < Seconds
+    ->  throw(time_limit_exceeded)
+    ;   true
+    ).
+
+%!  guarded_goal(+Module, +Goal, -Guarded) is det.
+%
+%   A goal text's goal as a clause body of Module would be compiled:
+%   expanded, so that ISO built-ins in it are the guarded ones.
+guarded_goal(M, Goal, Guarded) :-
+    (   catch(expand_in(M, Goal, Guarded0), _, fail)
+    ->  Guarded = Guarded0
+    ;   Guarded = Goal
+    ).
+
+%!  unguarded(+Body, -Shown) is det.
+%
+%   Body as the user wrote it: every alias that goal expansion put in is
+%   the built-in again. For what users see (source, listings, proof
+%   trees).
+unguarded(Body, Shown) :-
+    (   compound(Body)
+    ->  compound_name_arguments(Body, Name0, Args),
+        (   sub_atom(Name0, 0, _, _, '$guarded_'),
+            catch(guard_alias(G, Body), _, fail)
+        ->  G =.. [Name|_]
+        ;   Name = Name0
+        ),
+        maplist(unguarded, Args, Shown1),
+        compound_name_arguments(Shown, Name, Shown1)
+    ;   Shown = Body
+    ).
+
+%   The aliases: '$guarded_catch'(G, C, R) :- catch(G, C, R), and so on,
+%   with the meta-predicate declaration (or transparency) of the guard.
+define_alias(Head) :-
+    guard_alias(Head, Alias),
+    (   predicate_property(prologtool_guard:Head, meta_predicate(Spec))
+    ->  guard_alias(Spec, AliasSpec),
+        prologtool_guard:meta_predicate(AliasSpec)
+    ;   predicate_property(prologtool_guard:Head, transparent)
+    ->  functor(Alias, N, A),
+        prologtool_guard:module_transparent(N/A)
+    ;   true
+    ),
+    assertz(prologtool_guard:(Alias :- Head)),
+    functor(Alias, AN, AA),
+    compile_predicates([prologtool_guard:AN/AA]).
+
+:- forall(( guarded(Head), predicate_property(system:Head, iso) ),
+          define_alias(Head)).
+
+:- forall(guarded(Head),
+          ( functor(Head, Name, Arity),
+            prologtool_guard:public(Name/Arity) )).

@@ -1,0 +1,457 @@
+package io.prologtool.conformance;
+
+import io.prologtool.ConsultResult;
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
+import io.prologtool.PrologBackend;
+import io.prologtool.PrologError;
+import io.prologtool.PrologSession;
+import io.prologtool.SessionOptions;
+import io.prologtool.Term;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Hostile and careless session code, run in a JVM of its own by {@link HostileCodeConformanceTest}:
+ * {@code java -cp <test classpath> io.prologtool.conformance.HostileCode <backend supplier class> <attack class>}.
+ *
+ * <p>Each variant of an attack class runs in a fresh session next to a sibling session opened before it.
+ * After the attack the attacked session must still answer with its program, and the sibling must answer
+ * and see none of the attacker's state. Every variant prints one line, {@code ok <name>} or
+ * {@code FAIL <name>: why}; the last line is {@code SURVIVED} with the JVM's resident memory. The exit
+ * status is 0 when every variant passed, 1 otherwise; a JVM that a variant killed exits with neither.
+ */
+public final class HostileCode {
+
+    /** What the attacked session holds before the attack; it must answer afterwards. */
+    static final String OWN_PROGRAM = "mine(1).\nmine(2).\n";
+    /** What the sibling holds; it must answer throughout. */
+    static final String SIBLING_PROGRAM = "sibling_fact(42).\n";
+    /**
+     * The sibling sees none of the state an attacker may have changed: unknown predicates raise, no occurs
+     * check, strings for double quotes, escapes in quoted atoms, rational-free division, no attacker
+     * globals, flags, records or operators.
+     */
+    static final String SIBLING_UNTOUCHED = String.join(", ",
+            "sibling_fact(42)",
+            "catch(no_such_predicate_xyz, error(existence_error(procedure, _), _), true)",
+            "\\+ \\+ X = f(X)",
+            "S = \"ab\", string(S)",
+            "atom_length('a\\nb', 3)",
+            "Q is 1/3, float(Q)",
+            "catch(nb_getval(attack_key, _), error(existence_error(_, _), _), true)",
+            "flag(attack_key, F, F), F == 0",
+            "\\+ recorded(attack_key, _)",
+            "\\+ current_op(_, _, '===>')",
+            "\\+ current_predicate(attacker_mark/0)");
+
+    private static final Duration LIMIT = Duration.ofSeconds(1);
+
+    private final PrologBackend backend;
+    private final List<String> failures = new ArrayList<>();
+
+    private HostileCode(PrologBackend backend) {
+        this.backend = backend;
+    }
+
+    public static void main(String[] args) throws Exception {
+        @SuppressWarnings("unchecked")
+        Supplier<PrologBackend> supplier = (Supplier<PrologBackend>) Class.forName(args[0])
+                .getDeclaredConstructor().newInstance();
+        int status;
+        try (PrologBackend backend = supplier.get()) {
+            HostileCode h = new HostileCode(backend);
+            switch (args[1]) {
+                case "deep-terms" -> h.deepTerms();
+                case "threads" -> h.threads();
+                case "halt" -> h.halt();
+                case "time-limits" -> h.timeLimits();
+                case "stuck-goals" -> h.stuckGoals();
+                case "global-state" -> h.globalState();
+                case "memory" -> h.memory();
+                default -> throw new IllegalArgumentException("no attack class " + args[1]);
+            }
+            status = h.failures.isEmpty() ? 0 : 1;
+        }
+        System.out.println("SURVIVED rss_kb=" + rssKb());
+        System.out.flush();
+        System.exit(status);
+    }
+
+    // ---------------------------------------------------------------- the attack classes
+
+    /** Terms nested past what SWI-Prolog's C code can recurse on: text, clauses, answers, writes. */
+    private void deepTerms() {
+        String deepGoal = "X = " + "f(".repeat(30_000) + "a" + ")".repeat(30_000);
+        String deepFact = "deep(" + "f(".repeat(50_000) + "a" + ")".repeat(50_000) + ").\n";
+        String build = "numlist(1, 45000, L), foldl([_, A, f(A)]>>true, L, z, T)";
+        String buildG = "numlist(1, 45000, L), foldl([_, A, g(A, x)]>>true, L, z, T)";
+        for (boolean sandboxed : new boolean[]{false, true}) {
+            String tag = sandboxed ? " (sandboxed)" : "";
+            goalVariant("goal text 30,000 deep" + tag, sandboxed, "", deepGoal, kind("resource_error"));
+            consultVariant("consulted fact 50,000 deep" + tag, sandboxed, deepFact, "resource_error");
+            goalVariant("answer 45,000 deep" + tag, sandboxed, "", build, kind("resource_error"));
+            goalVariant("written 45,000 deep" + tag, sandboxed, "", build + ", write(T)", kind("resource_error"));
+            goalVariant("formatted 45,000 deep" + tag, sandboxed, "", build + ", format(\"~w\", [T])",
+                    kind("resource_error"));
+            goalVariant("error culprit 45,000 deep" + tag, sandboxed, "", buildG + ", atom_length(T, _)",
+                    kind("type_error"));
+            // The sandbox refuses a goal built at run time before anything runs.
+            goalVariant("printed through call/1 45,000 deep" + tag, sandboxed, "",
+                    build + ", G =.. [print, T], call(G)",
+                    sandboxed ? kindIn("resource_error", "sandbox_violation") : kind("resource_error"));
+        }
+        goalVariant("asserted 45,000 deep", false, "", buildG + ", assertz(big(T))", kind("resource_error"));
+        goalVariant("asserted in a rule 45,000 deep", false, "keep(T) :- assertz(big(T)).\n",
+                buildG + ", keep(T)", kind("resource_error"));
+        goalVariant("term_to_atom 45,000 deep", false, "", build + ", term_to_atom(T, _)", kind("resource_error"));
+        goalVariant("with_output_to nested 100,000 deep", false,
+                "r(0) :- !.\nr(N) :- N1 is N - 1, with_output_to(string(_), r(N1)).\n", "r(100000)",
+                kind("resource_error"));
+    }
+
+    /** Threads that session code starts must never outlive the session. */
+    private void threads() {
+        for (boolean sandboxed : new boolean[]{false, true}) {
+            String tag = sandboxed ? " (sandboxed)" : "";
+            goalVariant("thread_create refused" + tag, sandboxed, "",
+                    "thread_create((repeat, fail), _, [])", kindIn("sandbox_violation", "permission_error"));
+            goalVariant("thread_create built at run time refused" + tag, sandboxed, "",
+                    "G =.. [thread_create, (repeat, fail), _, []], call(G)",
+                    kindIn("sandbox_violation", "permission_error", "instantiation_error"));
+        }
+        goalVariant("detached thread refused", false, "",
+                "thread_create(true, _, [detached(true)])", kind("sandbox_violation"));
+        goalVariant("a directive's thread refused", false, "", "true", anything(),
+                ":- thread_create((repeat, fail), _, []).\n");
+        goalVariant("thread_signal of the serving thread refused", false, "",
+                "thread_self(T), thread_signal(T, (repeat, fail))", kind("sandbox_violation"));
+        // Allowed threads are the session's: closing it stops and joins them.
+        for (String body : List.of("(repeat, fail)", "sleep(1000)", "(repeat, catch(sleep(1), _, true), fail)")) {
+            String name = "allowed thread " + body + " stopped at close";
+            try (PrologSession sibling = sibling()) {
+                PrologSession s = backend.open(SessionOptions.builder().allowThreads(true).build());
+                s.consult(OWN_PROGRAM);
+                GoalResult r = s.goal("thread_create(" + body + ", Id, []), Id \\== none").run();
+                check(name, r.outcome() == Outcome.SUCCESS, "thread_create gave " + describe(r));
+                answersOwnProgram(name, s);
+                s.close();
+                siblingUntouched(name, sibling);
+                pass(name);
+            } catch (RuntimeException e) {
+                fail(name, e.toString());
+            }
+        }
+    }
+
+    /** halt in every disguise is refused; the process (and the JVM around it) lives. */
+    private void halt() {
+        for (boolean sandboxed : new boolean[]{false, true}) {
+            String tag = sandboxed ? " (sandboxed)" : "";
+            for (String g : List.of("halt", "halt(3)", "call(halt)", "G = halt, call(G)", "abort",
+                    "atom_concat(ha, lt, H), call(H)")) {
+                goalVariant(g + tag, sandboxed, "", g, isError());
+            }
+            goalVariant(":- halt." + tag, sandboxed, "", "true", anything(), ":- halt.\n");
+            goalVariant(":- initialization(halt)." + tag, sandboxed, "", "true", anything(),
+                    ":- initialization(halt).\n");
+        }
+        goalVariant("lists:halt", false, "", "lists:halt", isError());
+        goalVariant("system:halt", false, "", "system:halt", isError());
+        goalVariant("halt after resetting the harness's counters", false, "",
+                "flag(prologtool_requests, _, 0), nb_setval('$pt_halt_attempted', false), halt", isError());
+        goalVariant("halt inside catch/3", false, "", "catch(halt, _, true)", anything());
+        goalVariant("halt from an allowed thread", false, "",
+                "thread_create(halt, Id, []), thread_join(Id, _)", anything(),
+                "", SessionOptions.builder().allowThreads(true).build());
+    }
+
+    /** Goals that try to outlive their time limit end anyway, and the session answers again. */
+    private void timeLimits() {
+        String loop = "(repeat, fail)";
+        List<String[]> goals = List.of(
+                new String[]{"catch-all with a looping recovery", "catch(" + loop + ", _, " + loop + ")"},
+                new String[]{"nested catch-alls", "l"},
+                new String[]{"module-qualified catch/3", "lists:catch(" + loop + ", _, " + loop + ")"},
+                new String[]{"the harness's deadline reset", "nb_setval('$pt_deadline', 1.0e20), " + loop},
+                new String[]{"sig_atomic/1", "sig_atomic(" + loop + ")"},
+                new String[]{"a looping cleanup handler", "setup_call_cleanup(true, true, " + loop + ")"},
+                new String[]{"a looping setup", "setup_call_cleanup(" + loop + ", true, true)"},
+                new String[]{"sleep in a cleanup handler", "setup_call_cleanup(true, true, sleep(1000))"},
+                new String[]{"thread_exit/1", "thread_exit(bye)"},
+                new String[]{"thread_signal/2 on itself", "thread_self(T), thread_signal(T, " + loop + ")"});
+        for (String[] g : goals) {
+            goalVariant(g[0], false, "l :- catch(l, _, l).\n", g[1], r -> r.outcome() != Outcome.SUCCESS);
+        }
+        consultVariantAnyDiagnostic("a directive looping in a cleanup handler",
+                ":- setup_call_cleanup(true, true, (repeat, fail)).\n");
+    }
+
+    /** Eight goals that ignore their limits at once: the backend still serves a fresh session in 10 s. */
+    private void stuckGoals() throws Exception {
+        String name = "fresh session within 10 s after eight stuck goals";
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<PrologSession> stuck = new ArrayList<>();
+        try (PrologSession sibling = sibling()) {
+            List<Future<GoalResult>> results = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                PrologSession s = backend.open();
+                stuck.add(s);
+                results.add(pool.submit(() -> s.goal("setup_call_cleanup(true, true, (repeat, fail))")
+                        .timeLimit(Duration.ofSeconds(1)).run()));
+            }
+            for (Future<GoalResult> f : results) {
+                GoalResult r = f.get();
+                check(name, r.outcome() == Outcome.TIMEOUT || r.outcome() == Outcome.ERROR,
+                        "a stuck goal gave " + describe(r));
+            }
+            long start = System.nanoTime();
+            try (PrologSession fresh = backend.open()) {
+                fresh.consult(OWN_PROGRAM);
+                answersOwnProgram(name, fresh);
+            }
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            check(name, ms < 10_000, "a fresh session took " + ms + " ms");
+            siblingUntouched(name, sibling);
+            System.out.println("fresh session after eight stuck goals: " + ms + " ms");
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        } finally {
+            stuck.forEach(PrologSession::close);
+            pool.shutdownNow();
+        }
+    }
+
+    /** What a session changes of anything global is refused or stays its own. */
+    private void globalState() {
+        List<String[]> goals = List.of(
+                new String[]{"unknown set to fail", "set_prolog_flag(unknown, fail)"},
+                new String[]{"occurs_check built at run time", "G =.. [set_prolog_flag, occurs_check, error], call(G)"},
+                new String[]{"prefer_rationals", "set_prolog_flag(prefer_rationals, true)"},
+                new String[]{"character_escapes", "set_prolog_flag(character_escapes, false)"},
+                new String[]{"double_quotes", "set_prolog_flag(double_quotes, codes)"},
+                new String[]{"a global variable", "nb_setval(attack_key, 1), b_setval(attack_key, 2)"},
+                new String[]{"flag/3", "flag(attack_key, _, 5)"},
+                new String[]{"the recorded database", "recorda(attack_key, x)"},
+                new String[]{"an operator", "op(700, xfx, ===>)"},
+                new String[]{"a predicate", "assertz(attacker_mark)"});
+        for (String[] g : goals) {
+            goalVariant(g[0], false, "", g[1], anything());
+            goalVariant(g[0] + " in a directive", false, "", "true", anything(), ":- " + g[1] + ".\n");
+        }
+        // A session's own globals survive from one call to the next.
+        String name = "a session keeps its own global variable, flag and records";
+        try (PrologSession s = backend.open()) {
+            s.consult(":- nb_setval(counter, 7).\n:- flag(hits, _, 3).\n:- recordz(notes, hello).\n");
+            GoalResult r = s.goal("nb_getval(counter, C), flag(hits, H, H), recorded(notes, N)").run();
+            check(name, r.outcome() == Outcome.SUCCESS && r.answers().size() == 1
+                    && r.answers().get(0).get("C").equals(Term.integer(7))
+                    && r.answers().get(0).get("H").equals(Term.integer(3))
+                    && r.answers().get(0).get("N").equals(Term.atom("hello")), describe(r));
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        }
+    }
+
+    /** Clause space, atoms and stacks are bounded per session; memory comes back on close. */
+    private void memory() {
+        SessionOptions small = SessionOptions.builder().clauseSpaceBytes(16L << 20).build();
+        goalVariant("an assert loop hits the clause-space budget", false, "",
+                "forall(between(1, inf, I), assertz(f(I, \"some text in each clause\")))",
+                kind("resource_error"), "", small);
+        goalVariant("a huge atom from codes", false, "",
+                "format(codes(L), '~*c', [2000000, 0'a]), atom_codes(_, L)", kind("resource_error"));
+        goalVariant("a huge atom from format/3", false, "",
+                "format(atom(_), '~*c', [3000000, 0'a])", kind("resource_error"));
+        goalVariant("a huge atom by doubling", false, "",
+                "A0 = a, foldl([_, A, B]>>atom_concat(A, A, B), [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22],"
+                        + " A0, _)", kind("resource_error"));
+        goalVariant("a huge atom from with_output_to/2", false, "",
+                "with_output_to(atom(_), forall(between(1, 3000000, _), put_char(a)))", kind("resource_error"));
+        SessionOptions tinyStack = SessionOptions.builder().stackLimitBytes(16L << 20).build();
+        consultVariant("a consult runs under the session's own stack limit", false,
+                ":- numlist(1, 5000000, L), msort(L, _).\n", "Stack limit (16.0Mb) exceeded", tinyStack);
+        long before = rssKb();
+        for (int i = 0; i < 3; i++) {
+            try (PrologSession s = backend.open()) {
+                s.goal("forall(between(1, 300000, I), assertz(f(I, \"some text in each clause\")))").run();
+            }
+        }
+        long after = rssKb();
+        String name = "memory comes back on close";
+        System.out.println("rss before " + before + " kB, after three sessions of 300,000 clauses " + after + " kB");
+        if (after - before < 200_000) {
+            pass(name);
+        } else {
+            fail(name, "resident memory grew by " + (after - before) + " kB");
+        }
+    }
+
+    // ---------------------------------------------------------------- variants
+
+    private void goalVariant(String name, boolean sandboxed, String program, String goal, Predicate<GoalResult> expect) {
+        goalVariant(name, sandboxed, program, goal, expect, "", null);
+    }
+
+    private void goalVariant(String name, boolean sandboxed, String program, String goal, Predicate<GoalResult> expect,
+                             String attackText) {
+        goalVariant(name, sandboxed, program, goal, expect, attackText, null);
+    }
+
+    private void goalVariant(String name, boolean sandboxed, String program, String goal, Predicate<GoalResult> expect,
+                             String attackText, SessionOptions options) {
+        SessionOptions opts = options != null ? options : SessionOptions.builder().sandboxed(sandboxed).build();
+        try (PrologSession sibling = sibling()) {
+            PrologSession s = backend.open(opts);
+            try {
+                s.consult(OWN_PROGRAM + program);
+                if (!attackText.isEmpty()) {
+                    s.consult(attackText);
+                }
+                GoalResult r = s.goal(goal).timeLimit(LIMIT).run();
+                check(name, expect.test(r), "unexpected result " + describe(r));
+                answersOwnProgram(name, s);
+                siblingUntouched(name, sibling);
+            } finally {
+                s.close();
+            }
+            siblingUntouched(name, sibling);
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        }
+    }
+
+    /** A consult whose diagnostics include one of {@code diagnosticKind} (or with it in its message). */
+    private void consultVariant(String name, boolean sandboxed, String text, String diagnosticKind) {
+        consultVariant(name, sandboxed, text, diagnosticKind, SessionOptions.builder().sandboxed(sandboxed).build());
+    }
+
+    private void consultVariant(String name, boolean sandboxed, String text, String diagnosticKind,
+                                SessionOptions options) {
+        try (PrologSession sibling = sibling()) {
+            PrologSession s = backend.open(options);
+            try {
+                s.consult(OWN_PROGRAM);
+                ConsultResult c = s.consult(text);
+                check(name, c.messages().stream().anyMatch(d -> d.kind().equals(diagnosticKind)
+                                || d.message().contains(diagnosticKind)), "diagnostics " + c.messages());
+                answersOwnProgram(name, s);
+                siblingUntouched(name, sibling);
+            } finally {
+                s.close();
+            }
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        }
+    }
+
+    private void consultVariantAnyDiagnostic(String name, String text) {
+        try (PrologSession sibling = sibling()) {
+            PrologSession s = backend.open(SessionOptions.builder().consultTimeLimit(LIMIT).build());
+            try {
+                s.consult(OWN_PROGRAM);
+                ConsultResult c = s.consult(text);
+                check(name, !c.messages().isEmpty(), "no diagnostic");
+                answersOwnProgram(name, s);
+                siblingUntouched(name, sibling);
+            } finally {
+                s.close();
+            }
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        }
+    }
+
+    private PrologSession sibling() {
+        PrologSession sibling = backend.open();
+        sibling.consult(SIBLING_PROGRAM);
+        return sibling;
+    }
+
+    private void answersOwnProgram(String name, PrologSession s) {
+        GoalResult r = s.goal("mine(X)").timeLimit(Duration.ofSeconds(20)).run();
+        check(name, r.outcome() == Outcome.SUCCESS && r.answers().size() == 2
+                && r.answers().get(1).get("X").equals(Term.integer(2)),
+                "the attacked session answered mine(X) with " + describe(r));
+    }
+
+    private void siblingUntouched(String name, PrologSession sibling) {
+        GoalResult r = sibling.goal(SIBLING_UNTOUCHED).run();
+        check(name, r.outcome() == Outcome.SUCCESS, "the sibling session saw a change: " + describe(r));
+    }
+
+    // ---------------------------------------------------------------- expectations
+
+    private static Predicate<GoalResult> kind(String kind) {
+        return r -> r.error().map(PrologError::kind).filter(kind::equals).isPresent();
+    }
+
+    private static Predicate<GoalResult> kindIn(String... kinds) {
+        Set<String> set = Set.of(kinds);
+        return r -> r.error().map(PrologError::kind).filter(set::contains).isPresent();
+    }
+
+    private static Predicate<GoalResult> isError() {
+        return r -> r.outcome() == Outcome.ERROR;
+    }
+
+    private static Predicate<GoalResult> anything() {
+        return r -> true;
+    }
+
+    private static String describe(GoalResult r) {
+        return r.outcome() + " " + r.answers() + " " + r.error().map(e -> e.kind() + ": " + e.message()).orElse("");
+    }
+
+    private static final class VariantFailed extends RuntimeException {
+        VariantFailed(String message) {
+            super(message);
+        }
+    }
+
+    private static void check(String name, boolean ok, String why) {
+        if (!ok) {
+            throw new VariantFailed(why);
+        }
+    }
+
+    private void pass(String name) {
+        System.out.println("ok " + name);
+        System.out.flush();
+    }
+
+    private void fail(String name, String why) {
+        failures.add(name);
+        System.out.println("FAIL " + name + ": " + why);
+        System.out.flush();
+    }
+
+    static long rssKb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException ignored) {
+            // reported as 0
+        }
+        return 0;
+    }
+}

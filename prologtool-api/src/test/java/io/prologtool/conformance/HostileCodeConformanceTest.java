@@ -1,0 +1,89 @@
+package io.prologtool.conformance;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Hostile and careless session code (see {@link HostileCode}), one attack class per test, each in a
+ * child JVM so that an attack that kills its JVM fails the test instead of the build. The test asserts
+ * from outside: the child exited normally (it survived), every variant passed (the attacked session and
+ * a sibling answered, the sibling saw nothing of the attacker), and the child's resident memory at the
+ * end stayed under {@link #MAX_RSS_KB}.
+ */
+public abstract class HostileCodeConformanceTest {
+
+    /** Resident memory of the child JVM (heap capped at 256 MiB) at the end of an attack class. */
+    static final long MAX_RSS_KB = 1_200_000;
+    private static final Pattern RSS = Pattern.compile("SURVIVED rss_kb=(\\d+)");
+
+    /** A public class with a no-argument constructor implementing {@code Supplier<PrologBackend>}. */
+    protected abstract Class<?> backendSupplier();
+
+    @Test
+    void deepTermsAreResourceErrorsNotCrashes() throws Exception {
+        survives("deep-terms");
+    }
+
+    @Test
+    void threadsNeverOutliveTheirSession() throws Exception {
+        survives("threads");
+    }
+
+    @Test
+    void haltIsRefusedInEveryDisguise() throws Exception {
+        survives("halt");
+    }
+
+    @Test
+    void goalsCannotEscapeTheirTimeLimit() throws Exception {
+        survives("time-limits");
+    }
+
+    @Test
+    void eightStuckGoalsLeaveTheBackendServing() throws Exception {
+        survives("stuck-goals");
+    }
+
+    @Test
+    void globalStateIsRefusedOrConfinedToTheSession() throws Exception {
+        survives("global-state");
+    }
+
+    @Test
+    void memoryIsBoundedPerSessionAndComesBackOnClose() throws Exception {
+        survives("memory");
+    }
+
+    private void survives(String attackClass) throws IOException, InterruptedException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder pb = new ProcessBuilder(List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), HostileCode.class.getName(),
+                backendSupplier().getName(), attackClass)).redirectErrorStream(true);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out;
+        try (var in = p.getInputStream()) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        boolean ended = p.waitFor(5, TimeUnit.MINUTES);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        assertThat(ended).as("the child JVM ended; it said:%n%s", out).isTrue();
+        assertThat(out).as("the child JVM survived every variant; it said:%n%s", out).contains("SURVIVED");
+        assertThat(out).as("no variant failed").doesNotContain("FAIL ");
+        assertThat(p.exitValue()).as("exit status; the child said:%n%s", out).isZero();
+        Matcher m = RSS.matcher(out);
+        assertThat(m.find()).isTrue();
+        assertThat(Long.parseLong(m.group(1))).as("resident memory of the child JVM in kB").isLessThan(MAX_RSS_KB);
+    }
+}
