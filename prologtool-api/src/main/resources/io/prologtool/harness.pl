@@ -47,7 +47,8 @@
 :- dynamic
     session/2,                  % Module, Options
     session_message/3,          % Module, Seq, Diagnostic (json term)
-    loaded_source/2,            % Module, SourceId: what to unload on close
+    loaded_source/3,            % Module, SourceId, N: its Nth text, unloaded on close
+    free_source/1,              % SourceId to reuse
     halt_armed/0,               % halt/0,1 is refused from now on
     halt_allowed/0,             % ... except by the harness itself
     threaded/0,                 % requests run on several threads at once
@@ -495,14 +496,14 @@ close_session(M) :-
     forget_session_units(M),            % harness_plunit.pl
     % a text that loaded no clause (only syntax errors) left no source to
     % unload: unload_file/1 then raises (prologtool:// is no IRI scheme)
-    forall(consult_source(M, Id), catch(unload_file(Id), _, true)),
+    forall(consult_source(M, Id), unload_source(Id)),
     forall(( current_predicate(M:Name/Arity),
              functor(Head, Name, Arity),
              \+ predicate_property(M:Head, imported_from(_))
            ),
            abolish_quietly(M, Name/Arity)),
     retractall(session_message(M, _, _)),
-    retractall(loaded_source(M, _)),
+    forall(retract(loaded_source(M, Id, _)), assertz(free_source(Id))),
     retractall(session(M, _)),
     forget_session_state(M),            % harness_guard.pl
     forget_session_module(M).           % harness_limits.pl
@@ -513,7 +514,14 @@ abolish_quietly(M, PI) :-
 %   The sources a session loaded. (source_file/1 does not list them:
 %   sources loaded from a stream have modification time 0.)
 consult_source(M, Id) :-
-    loaded_source(M, Id).
+    loaded_source(M, Id, _).
+
+%   A source id is reused by a later text (SWI-Prolog never forgets a
+%   source file, nor its name: an id per text would leak an atom each):
+%   it must forget the module it was loaded into.
+unload_source(Id) :-
+    catch(unload_file(Id), _, true),
+    retractall(system:'$load_context_module'(Id, _, _)).
 
 option_value(Req, Key, Default, Value) :-
     (   get_dict(Key, Req, V0), V0 \== null
@@ -575,13 +583,18 @@ load_exception(E) :-
     diagnostic_extra(E, Extra),
     add_diagnostic(error, load_error, Msg, 0, 0, Extra).
 
+%   next_source_id(+M, -Id): the name of the next text that session M
+%   loads: one that a closed session left free, or a new one. The
+%   session knows it as its Nth text.
 next_source_id(M, Id) :-
-    (   nb_current('$pt_executing', true)
-    ->  N = 0                       % execute's one source: the same name each time
-    ;   flag(prologtool_consults, N, N+1)
+    (   retract(free_source(Id0))
+    ->  Id = Id0
+    ;   flag(prologtool_sources, K, K+1),
+        format(atom(Id), 'prologtool://~d', [K])
     ),
-    format(atom(Id), 'prologtool://~w/~d', [M, N]),
-    assertz(loaded_source(M, Id)).
+    aggregate_all(count, loaded_source(M, _, _), N0),
+    N is N0 + 1,
+    assertz(loaded_source(M, Id, N)).
 
 remember_messages(M, Diags) :-
     forall(member(D, Diags),
@@ -777,29 +790,33 @@ message_location(_, 0, 0).
 %
 %   Messages speak of the session's module and of the harness's source
 %   ids; users wrote neither. Drop "m_<id>:" and say "consult N, line L"
-%   for "prologtool://m_<id>/N:L".
+%   for "prologtool://K:L", N being which of the session's texts it is.
 clean_message(M, Text0, Text) :-
     atom_concat(M, ':', Qualifier),
     atomic_list_concat(Parts, Qualifier, Text0),
     atomic_list_concat(Parts, '', Text1),
-    atomic_list_concat(['prologtool://', M, '/'], SourcePrefix),
-    atomic_list_concat([First|Rest], SourcePrefix, Text1),
+    atomic_list_concat([First|Rest], 'prologtool://', Text1),
     maplist(source_reference, Rest, Refs),
     atomic_list_concat([First|Refs], Text2),
     atom_string(Text2, Text).
 
 source_reference(Part, Ref) :-
-    (   sub_atom(Part, Before, 1, After, ':'),
-        sub_atom(Part, 0, Before, _, N),
-        atom_number(N, _),
-        sub_atom(Part, _, After, 0, Tail),
-        atom_codes(Tail, Codes),
-        phrase(digits(LineCodes), Codes, RestCodes),
-        LineCodes \== []
-    ->  atom_codes(Line, LineCodes),
-        atom_codes(TailRest, RestCodes),
-        format(atom(Ref), 'consult ~w, line ~w~w', [N, Line, TailRest])
-    ;   atom_concat('consult ', Part, Ref)
+    atom_codes(Part, Codes),
+    (   phrase(digits(KCodes), Codes, AfterK),
+        KCodes \== []
+    ->  atom_codes(K, KCodes),
+        atom_concat('prologtool://', K, Id),
+        (   loaded_source(_, Id, N) -> true ; N = K ),
+        (   AfterK = [0':|LineRest],
+            phrase(digits(LineCodes), LineRest, RestCodes),
+            LineCodes \== []
+        ->  atom_codes(Line, LineCodes),
+            atom_codes(TailRest, RestCodes),
+            format(atom(Ref), 'consult ~w, line ~w~w', [N, Line, TailRest])
+        ;   atom_codes(TailRest, AfterK),
+            format(atom(Ref), 'consult ~w~w', [N, TailRest])
+        )
+    ;   atom_concat('prologtool://', Part, Ref)
     ).
 
 digits([D|Ds]) --> [D], { code_type(D, digit) }, !, digits(Ds).

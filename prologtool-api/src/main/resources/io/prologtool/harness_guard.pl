@@ -25,7 +25,8 @@
       - thread_create/2,3 and thread_signal/2: refused unless the session
         was opened with allow_threads, and then only for its own threads,
         which are stopped and joined when it closes;
-      - sleep/1: never past the request's deadline.
+      - sleep/1 and waiting for a message: never past the request's
+        deadline.
 
     Three ways in, three guards: a goal built at run time (call/1) finds
     the redefinition through the base module; a clause body compiled from
@@ -54,6 +55,8 @@ guarded(thread_create(_, _, _)).
 guarded(thread_create_in_pool(_, _, _, _)).
 guarded(thread_signal(_, _)).
 guarded(sleep(_)).
+guarded(thread_get_message(_)).
+guarded(thread_get_message(_, _)).
 guarded(set_prolog_flag(_, _)).
 guarded(create_prolog_flag(_, _, _)).
 guarded(op(_, _, _)).
@@ -180,16 +183,10 @@ safe_builtin(Builtin, Called) :-
         ;   catch(sandbox:safe_primitive(Builtin), _, fail)
         )
     ->  Called = []
-    ;   predicate_property(system:Builtin, meta_predicate(Spec))
-    ->  Builtin =.. [_|Args],
-        Spec =.. [_|Specs],
-        foldl(meta_goal_arg, Specs, Args, Called, [])
-    ).
-
-meta_goal_arg(Spec, Arg, Called, Tail) :-
-    (   Spec == 0
-    ->  Called = [Arg|Tail]
-    ;   Called = Tail
+    ;   Builtin = catch(Goal, _, Recovery)
+    ->  Called = [Goal, Recovery]
+    ;   Builtin = catch_with_backtrace(Goal, _, Recovery)
+    ->  Called = [Goal, Recovery]
     ).
 
                  /*******************************
@@ -252,6 +249,11 @@ prologtool_guard:thread_signal(Thread, Goal) :-
 
 prologtool_guard:sleep(Seconds) :-
     prologtool_harness:bounded_sleep(Seconds).
+prologtool_guard:thread_get_message(Message) :-
+    thread_self(Me),
+    prologtool_harness:bounded_get_message(Me, Message).
+prologtool_guard:thread_get_message(Queue, Message) :-
+    prologtool_harness:bounded_get_message(Queue, Message).
 
                  /*******************************
                  *         GLOBAL STATE         *
@@ -895,6 +897,23 @@ forget_session_state(M) :-
     retractall(session_flag_value(M, _, _)),
     forall(retract(session_record_key_(M, Scoped)),
            forall(system:recorded(Scoped, _, Ref), erase(Ref))).
+
+%!  bounded_get_message(+Queue, ?Message) is det.
+%
+%   thread_get_message/2, but never waiting past the deadline of the
+%   request that runs it (a wait where signals are blocked would never
+%   end otherwise).
+bounded_get_message(Queue, Message) :-
+    (   nb_current('$pt_deadline', Deadline),
+        number(Deadline)
+    ->  get_time(Now),
+        Left is max(0, Deadline - Now + 0.05),
+        (   system:thread_get_message(Queue, Message, [timeout(Left)])
+        ->  true
+        ;   throw(time_limit_exceeded)
+        )
+    ;   system:thread_get_message(Queue, Message)
+    ).
 
 %!  bounded_sleep(+Seconds) is det.
 %

@@ -137,9 +137,7 @@ definition_key(M, Head, Key) :-
     ).
 
 consult_number(File, N) :-
-    atomic_list_concat(Parts, '/', File),
-    last(Parts, Last),
-    atom_number(Last, N),
+    loaded_source(_, File, N),
     !.
 consult_number(_, 0).
 

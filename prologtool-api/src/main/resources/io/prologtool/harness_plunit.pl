@@ -92,7 +92,9 @@ load_test_text(_, Text, _, [], "", false) :-
     !.
 load_test_text(M, Text, Req, Diags, Output, Cut) :-
     forall(retract(test_source(M, OldId, Text)),
-           unload_file(OldId)),
+           ( unload_source(OldId),
+             retractall(loaded_source(M, OldId, _)),
+             assertz(free_source(OldId)) )),
     findall(Id, loaded_source_id(M, Id), Before),
     consult_text(M, Text, Req, LoadPairs),
     forall(( loaded_source_id(M, Id), \+ memberchk(Id, Before) ),
@@ -105,15 +107,10 @@ load_test_text(M, Text, Req, Diags, Output, Cut) :-
 
 %!  loaded_source_id(+M, -Id) is nondet.
 %
-%   Id is a source loaded into session M (also after it was unloaded).
-%   source_file/1 does not list them: it skips sources whose modification
-%   time is 0, as it is for sources loaded from a stream.
+%   Id is a source loaded into session M.
 
 loaded_source_id(M, Id) :-
-    atomic_list_concat(['prologtool://', M, '/'], Prefix),
-    source_file_property(Id, load_context(M, _, _)),
-    atom(Id),
-    sub_atom(Id, 0, _, _, Prefix).
+    loaded_source(M, Id, _).
 
 %   Diagnostics speak of the units by the users' names.
 user_unit_diagnostic(M, json(Pairs0), json(Pairs)) :-

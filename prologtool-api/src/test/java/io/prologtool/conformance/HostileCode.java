@@ -189,6 +189,8 @@ public final class HostileCode {
                 new String[]{"a looping cleanup handler", "setup_call_cleanup(true, true, " + loop + ")"},
                 new String[]{"a looping setup", "setup_call_cleanup(" + loop + ", true, true)"},
                 new String[]{"sleep in a cleanup handler", "setup_call_cleanup(true, true, sleep(1000))"},
+                new String[]{"waiting for a message in a cleanup handler",
+                        "setup_call_cleanup(true, true, thread_get_message(_))"},
                 new String[]{"thread_exit/1", "thread_exit(bye)"},
                 new String[]{"thread_signal/2 on itself", "thread_self(T), thread_signal(T, " + loop + ")"});
         for (String[] g : goals) {

@@ -227,6 +227,43 @@ class JplBackendTest {
     }
 
     @Test
+    void sessionCyclesLeaveTheAtomFunctorAndModuleCountsFlat() {
+        // SWI-Prolog never frees a functor: nothing may mint one per session. Each cycle also runs tests,
+        // a trace and an execute, the paths that create modules and names of their own.
+        try (PrologSession probe = backend.open()) {
+            Runnable cycle = () -> {
+                try (PrologSession s = backend.open()) {
+                    s.consult("p(1).\np(2).\nq(X) :- p(X), X > 1.\n");
+                    assertThat(s.goal("q(X)").run().outcome()).isEqualTo(Outcome.SUCCESS);
+                    assertThat(s.runTests(":- begin_tests(u).\ntest(t) :- q(2).\n:- end_tests(u).\n").passed())
+                            .isEqualTo(1);
+                    s.trace("q(X)").run();
+                }
+            };
+            for (int i = 0; i < 200; i++) {
+                cycle.run();
+            }
+            long[] before = counts(probe);
+            int modulesBefore = backend.moduleCount();
+            for (int i = 0; i < 2_000; i++) {
+                cycle.run();
+            }
+            long[] after = counts(probe);
+            System.out.printf("[jpl] 2,000 cycles: atoms %d -> %d, functors %d -> %d, modules %d -> %d%n",
+                    before[0], after[0], before[1], after[1], modulesBefore, backend.moduleCount());
+            assertThat(after[1]).as("functors").isEqualTo(before[1]);
+            assertThat(after[0]).as("atoms, after atom garbage collection").isLessThan(before[0] + 200);
+            assertThat(backend.moduleCount()).as("modules").isEqualTo(modulesBefore);
+        }
+    }
+
+    private static long[] counts(PrologSession probe) {
+        GoalResult r = probe.goal("garbage_collect_atoms, statistics(atoms, A), statistics(functors, F)").run();
+        return new long[]{((Term.Int) r.answers().get(0).get("A")).value().longValueExact(),
+                ((Term.Int) r.answers().get(0).get("F")).value().longValueExact()};
+    }
+
+    @Test
     void runawayRecursionIsAResourceErrorNotADeadJvm() {
         try (PrologSession s = backend.open(SessionOptions.builder().stackLimitBytes(64L << 20).build())) {
             s.consult("grow(L) :- grow([x|L]).\nnat(N) :- nat(M), N is M + 1.\n");

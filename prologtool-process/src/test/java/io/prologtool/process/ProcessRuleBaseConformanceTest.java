@@ -24,10 +24,11 @@ class ProcessRuleBaseConformanceTest extends RuleBaseConformanceTest {
         try (PrologSession s = backend.open(SessionOptions.builder().ruleBases(store).build())) {
             s.useRuleBase("family");
             s.consult("parent(tom, bob). parent(bob, ann).");
-            // a goal that only stopping the process can end
-            GoalResult stuck = s.goal("setup_call_cleanup(true, true, (repeat, fail))")
-                    .timeLimit(Duration.ofMillis(300)).run();
-            assertThat(stuck.outcome()).isEqualTo(Outcome.TIMEOUT);
+            // a goal that kills its own process
+            GoalResult killed = s.goal("current_prolog_flag(pid, P), format(atom(C), 'kill -9 ~w', [P]), shell(C)")
+                    .timeLimit(Duration.ofSeconds(5)).run();
+            assertThat(killed.outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(killed.error().orElseThrow().kind()).isEqualTo("session_crashed");
             GoalResult r = s.goal("grandparent(tom, X)").run();
             assertThat(r.answers()).extracting(a -> a.get("X")).containsExactly(Term.atom("ann"));
             assertThat(s.restoreCount()).isEqualTo(1);

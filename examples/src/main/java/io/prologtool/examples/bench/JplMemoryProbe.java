@@ -1,6 +1,9 @@
 package io.prologtool.examples.bench;
 
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
 import io.prologtool.PrologSession;
+import io.prologtool.Term;
 import io.prologtool.jpl.JplBackend;
 
 import java.util.ArrayList;
@@ -16,6 +19,9 @@ import java.util.List;
  * {@code VmRSS} again, and prints one line: {@code rss_kib before=B after=A sessions=N}. Run as part
  * of {@code make bench}; by hand:
  * {@code java -Xmx128m -XX:+UseSerialGC -cp CLASSPATH io.prologtool.examples.bench.JplMemoryProbe 1000}.
+ *
+ * <p>With {@code cycles N} it measures leaks instead: N open/consult/goal/close cycles, and whether the
+ * atom, functor and module counts and the resident set stay flat (see {@link #cycles}).
  */
 public final class JplMemoryProbe {
 
@@ -28,6 +34,10 @@ public final class JplMemoryProbe {
      * @param args the number of sessions (default 1,000)
      */
     public static void main(String[] args) throws InterruptedException {
+        if (args.length > 0 && args[0].equals("cycles")) {
+            cycles(args.length > 1 ? Integer.parseInt(args[1]) : 100_000);
+            return;
+        }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000;
         try (JplBackend backend = JplBackend.get()) {
             SessionCycles.cycle(backend);
@@ -43,6 +53,44 @@ public final class JplMemoryProbe {
             long after = settledRss();
             System.out.println("rss_kib before=" + before + " after=" + after + " sessions=" + sessions.size());
         }
+    }
+
+    /**
+     * N session cycles (open, consult the 20-clause program, one goal, close), then one line:
+     * {@code cycles=N rss_kib first=F last=L atoms=A0,A1 functors=F0,F1 modules=M0,M1}, where the first
+     * values are read after the first 1,000 cycles (the embedded Prolog warmed up) and the last after
+     * all N. The counts are SWI-Prolog's own statistics, atoms after an atom garbage collection.
+     */
+    private static void cycles(int n) throws InterruptedException {
+        try (JplBackend backend = JplBackend.get(); PrologSession probe = backend.open()) {
+            int warm = Math.min(1_000, n / 2);
+            for (int i = 0; i < warm; i++) {
+                SessionCycles.cycle(backend);
+            }
+            long[] first = counts(probe);
+            long rssFirst = settledRss();
+            for (int i = warm; i < n; i++) {
+                SessionCycles.cycle(backend);
+            }
+            long[] last = counts(probe);
+            long rssLast = settledRss();
+            System.out.println("cycles=" + n + " rss_kib first=" + rssFirst + " last=" + rssLast
+                    + " atoms=" + first[0] + "," + last[0] + " functors=" + first[1] + "," + last[1]
+                    + " modules=" + first[2] + "," + last[2]);
+        }
+    }
+
+    private static long[] counts(PrologSession probe) {
+        GoalResult r = probe.goal("garbage_collect_atoms, statistics(atoms, A), statistics(functors, F), "
+                + "statistics(modules, M)").run();
+        if (r.outcome() != Outcome.SUCCESS) {
+            throw new IllegalStateException("the statistics goal failed: " + r);
+        }
+        return new long[]{number(r, "A"), number(r, "F"), number(r, "M")};
+    }
+
+    private static long number(GoalResult r, String var) {
+        return ((Term.Int) r.answers().get(0).get(var)).value().longValueExact();
     }
 
     /** The resident set once garbage that the JVM can free is freed. */

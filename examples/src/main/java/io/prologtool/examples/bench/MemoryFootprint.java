@@ -32,6 +32,8 @@ final class MemoryFootprint {
     /** How long the children idle before their memory is read. */
     private static final long IDLE_MILLIS = 300;
     private static final Pattern PROBE_LINE = Pattern.compile("rss_kib before=(\\d+) after=(\\d+) sessions=(\\d+)");
+    private static final Pattern CYCLES_LINE = Pattern.compile("cycles=(\\d+) rss_kib first=(\\d+) last=(\\d+) "
+            + "atoms=(\\d+),(\\d+) functors=(\\d+),(\\d+) modules=(\\d+),(\\d+)");
 
     private MemoryFootprint() {
     }
@@ -40,6 +42,7 @@ final class MemoryFootprint {
         List<Row> rows = new ArrayList<>();
         if (plan.jplMemory()) {
             rows.addAll(jpl(plan.jplSessions(), log));
+            rows.add(jplCycles(plan.jplCycles(), log));
         }
         rows.addAll(process(plan.processSessions(), swipl, log));
         return rows;
@@ -47,25 +50,7 @@ final class MemoryFootprint {
 
     private static List<Row> jpl(int n, PrintStream log) throws IOException, InterruptedException {
         log.printf(Locale.ROOT, "[bench] memory, jpl: a child JVM with %,d sessions%n", n);
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(PROBE_JVM_OPTIONS);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), JplMemoryProbe.class.getName(),
-                Integer.toString(n)));
-        Path out = Files.createTempFile("prologtool-bench-probe-", ".txt");
-        String text;
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            if (!p.waitFor(5, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("the JPL memory probe did not end within 5 minutes");
-            }
-            text = Files.readString(out, StandardCharsets.UTF_8);
-        } finally {
-            Files.deleteIfExists(out);
-        }
+        String text = probe(Integer.toString(n));
         Matcher m = PROBE_LINE.matcher(text);
         if (!m.find()) {
             throw new IllegalStateException("the JPL memory probe printed no result:\n" + text);
@@ -89,6 +74,54 @@ final class MemoryFootprint {
                 ProcMemory.kb((double) (after - before) / sessions), OptionalDouble.empty(), Unit.KB,
                 details + "; (after - before) / sessions", "", OptionalDouble.empty(), Optional.empty());
         return List.of(total, each);
+    }
+
+    /** Runs {@link JplMemoryProbe} in a child JVM with {@code args}; its output. */
+    private static String probe(String... args) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(PROBE_JVM_OPTIONS);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), JplMemoryProbe.class.getName()));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile("prologtool-bench-probe-", ".txt");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            if (!p.waitFor(10, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("the JPL memory probe did not end within 10 minutes");
+            }
+            return Files.readString(out, StandardCharsets.UTF_8);
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    /**
+     * Leaks: the resident set of a child JVM after N JPL session cycles against the same JVM after the
+     * first 1,000; the row's target is 10% growth at most, and the atom, functor and module counts
+     * (in its details) must not grow with the cycles.
+     */
+    private static Row jplCycles(int n, PrintStream log) throws IOException, InterruptedException {
+        log.printf(Locale.ROOT, "[bench] memory, jpl: %,d session cycles in a child JVM%n", n);
+        String text = probe("cycles", Integer.toString(n));
+        Matcher m = CYCLES_LINE.matcher(text);
+        if (!m.find()) {
+            throw new IllegalStateException("the JPL cycle probe printed no result:\n" + text);
+        }
+        long first = Long.parseLong(m.group(2));
+        long last = Long.parseLong(m.group(3));
+        String counts = String.format(Locale.ROOT, "atoms %s -> %s, functors %s -> %s, modules %s -> %s",
+                m.group(4), m.group(5), m.group(6), m.group(7), m.group(8), m.group(9));
+        log.printf(Locale.ROOT, "[bench] after %s cycles: rss %,d -> %,d KiB, %s%n", m.group(1), first, last, counts);
+        String count = String.format(Locale.ROOT, "%,d", n);
+        return new Row("memory_cycles", "RSS after " + count + " JPL session cycles", "jpl", ProcMemory.mb(last),
+                OptionalDouble.empty(), Unit.MB, "VmRSS of a child JVM (" + String.join(" ", PROBE_JVM_OPTIONS)
+                + ") after " + count + " open / consult 20 clauses / goal / close cycles; " + counts
+                + " (SWI-Prolog's statistics, atoms after garbage_collect_atoms)",
+                "the same JVM after the first 1,000 cycles", OptionalDouble.of(ProcMemory.mb(first)),
+                Optional.of(Target.below(ProcMemory.mb(first) * 1.10)));
     }
 
     private static List<Row> process(int n, Path swipl, PrintStream log) throws Exception {
