@@ -282,7 +282,7 @@ public final class HostileCode {
                 "A0 = a, foldl([_, A, B]>>atom_concat(A, A, B), [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22],"
                         + " A0, _)", kind("resource_error"));
         goalVariant("a huge atom from with_output_to/2", false, "",
-                "with_output_to(atom(_), forall(between(1, 3000000, _), put_char(a)))", kind("resource_error"));
+                "with_output_to(atom(_), format('~*c', [2000000, 0'a]))", kind("resource_error"));
         SessionOptions tinyStack = SessionOptions.builder().stackLimitBytes(16L << 20).build();
         consultVariant("a consult runs under the session's own stack limit", false,
                 ":- numlist(1, 5000000, L), msort(L, _).\n", "Stack limit (16.0Mb) exceeded", tinyStack);
