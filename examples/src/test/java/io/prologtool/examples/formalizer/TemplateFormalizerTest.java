@@ -126,7 +126,7 @@ class TemplateFormalizerTest {
     void everyDatasetQuestionTranslatesAndSampleProgramsLoadWithoutWarnings() throws IOException {
         List<PararuleQuestion> all = new ArrayList<>();
         for (String file : List.of("sample.jsonl", "sample-counterfactual.jsonl", "diverging.jsonl")) {
-            all.addAll(PararuleQuestion.read(PararuleQuestion.dataDir().resolve(file)));
+            all.addAll(PararuleQuestion.bundled(file));
         }
         assertThat(all).hasSize(700);
         for (TemplateFormalizer t : List.of(TemplateFormalizer.paper(), TemplateFormalizer.negationAsFailure(),
