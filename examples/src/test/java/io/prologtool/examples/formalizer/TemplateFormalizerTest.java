@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.prologtool.examples.junit.PrologAssertions.assertThat;
+import static io.prologtool.junit.PrologAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class TemplateFormalizerTest {

@@ -1,4 +1,4 @@
-package io.prologtool.examples.junit;
+package io.prologtool.junit;
 
 import io.prologtool.TestCase;
 import io.prologtool.TestReport;

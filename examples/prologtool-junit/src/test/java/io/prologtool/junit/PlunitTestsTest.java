@@ -1,4 +1,4 @@
-package io.prologtool.examples.junit;
+package io.prologtool.junit;
 
 import io.prologtool.PrologBackend;
 import io.prologtool.process.ProcessBackend;

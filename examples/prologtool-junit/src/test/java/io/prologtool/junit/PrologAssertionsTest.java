@@ -1,4 +1,4 @@
-package io.prologtool.examples.junit;
+package io.prologtool.junit;
 
 import io.prologtool.ConsultResult;
 import io.prologtool.GoalResult;
@@ -15,7 +15,7 @@ import org.opentest4j.AssertionFailedError;
 
 import java.util.stream.Stream;
 
-import static io.prologtool.examples.junit.PrologAssertions.assertThat;
+import static io.prologtool.junit.PrologAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PrologAssertionsTest {

@@ -1,4 +1,4 @@
-package io.prologtool.examples.langchain4j;
+package io.prologtool.langchain4j;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

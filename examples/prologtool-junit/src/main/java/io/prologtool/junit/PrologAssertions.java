@@ -1,4 +1,4 @@
-package io.prologtool.examples.junit;
+package io.prologtool.junit;
 
 import io.prologtool.ConsultResult;
 import io.prologtool.GoalResult;
@@ -9,7 +9,7 @@ import io.prologtool.TestReport;
  * AssertJ entry points for prologtool's results, with messages that show actual against expected:
  *
  * <pre>{@code
- * import static io.prologtool.examples.junit.PrologAssertions.assertThat;
+ * import static io.prologtool.junit.PrologAssertions.assertThat;
  *
  * assertThat(session.consult(program)).hasNoErrors();
  * assertThat(session.goal("parent(tom, X)").run())

@@ -1,4 +1,4 @@
-package io.prologtool.examples.langchain4j;
+package io.prologtool.langchain4j;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -27,9 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static io.prologtool.examples.langchain4j.ScriptedChatModel.args;
-import static io.prologtool.examples.langchain4j.ScriptedChatModel.lastToolJson;
-import static io.prologtool.examples.langchain4j.ScriptedChatModel.lastToolResult;
+import static io.prologtool.langchain4j.ScriptedChatModel.args;
+import static io.prologtool.langchain4j.ScriptedChatModel.lastToolJson;
+import static io.prologtool.langchain4j.ScriptedChatModel.lastToolResult;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
