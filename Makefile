@@ -17,9 +17,11 @@ BENCH_ARGS  ?=
 demo: deps build
 	$(MVN) $(MVN_FLAGS) -q -pl examples exec:java -Dexec.args="$(DEMO_ARGS)"
 
-## test: install SWI-Prolog if needed, then build and run every test on real swipl
+## test: install SWI-Prolog if needed, then build and run every test on real swipl. `install`, not
+##       `verify`: each library is installed before examples runs ConsumerProjectTest, a user's project
+##       built against the installed artifacts.
 test: deps
-	$(MVN) $(MVN_FLAGS) verify
+	$(MVN) $(MVN_FLAGS) install
 
 ## bench: install SWI-Prolog if needed, build, and run the benchmark suite (results in docs/bench;
 ##        BENCH_ARGS="--quick" for a short run, "--out DIR" for another folder)
