@@ -77,7 +77,7 @@ class LangChain4jConsumerTest {
         Classpath.lacks("dev.langchain4j.model.anthropic.AnthropicChatModel", "dev.langchain4j.model.openai.OpenAiChatModel",
                 "org.slf4j.nop.NOPServiceProvider", "org.slf4j.simple.SimpleServiceProvider",
                 "org.assertj.core.api.Assertions", "io.prologtool.jpl.JplBackend", "org.jpl7.JPL", "com.sun.jna.Native");
-        assertEquals(com.fasterxml.jackson.core.json.PackageVersion.VERSION,
-                com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION, "Jackson core and databind aligned");
+        assertEquals(com.fasterxml.jackson.core.json.PackageVersion.VERSION.toString(),
+                com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString(), "Jackson core and databind aligned");
     }
 }

@@ -77,7 +77,7 @@ class ConsumerProjectTest {
                     """.formatted(repo, central.toUri()), StandardCharsets.UTF_8);
 
             Path log = tmp.resolve("mvn.log");
-            List<String> cmd = List.of(mvn(), "-B", "-ntp", "-s", settings.toString(), "-gs", settings.toString(),
+            List<String> cmd = List.of(mvn(), "-B", "-ntp", "-fae", "-s", settings.toString(), "-gs", settings.toString(),
                     "-Dprologtool.version=" + version, "-f", project.resolve("pom.xml").toString(), "test");
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(project.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
