@@ -47,9 +47,13 @@ import java.util.Optional;
  *       from the repository root, the nearest directory up with a {@code pom.xml} that lists modules);</li>
  *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM).</li>
  * </ul>
- * Finds {@code shared/data} beside the repository (or {@code -Dprologtool.shared=DIR}).
+ * Reads its data (the prolog-reasoner problems, the PARARULE-Plus sample) from the classpath: the
+ * repository's {@code data/} folder, bundled with the examples.
  */
 public final class Benchmarks {
+
+    /** The attribution the PARARULE-Plus licence asks for wherever results on it are shown. */
+    static final String ATTRIBUTION = io.prologtool.examples.Demo.ATTRIBUTION;
 
     private Benchmarks() {
     }
@@ -167,6 +171,8 @@ public final class Benchmarks {
             b.append(String.format(Locale.ROOT, "[%d] %s.%s%n", ++n, r.details(),
                     r.baseline().isEmpty() ? "" : " Baseline: " + r.baseline() + "."));
         }
+        b.append(String.format(Locale.ROOT, "%nData: the PARARULE-Plus sample (data/pararule-plus) and the prolog-reasoner "
+                + "problems (data/prolog-reasoner); see data/README.md.%n%s%n", ATTRIBUTION));
         return b.toString();
     }
 
@@ -193,6 +199,8 @@ public final class Benchmarks {
         }
         b.append("\nratio: how many times better than the baseline (baseline / ours for times and memory, ours / "
                 + "baseline for throughput). Details of each row: `results.csv`.\n");
+        b.append("\nData: the PARARULE-Plus sample (`data/pararule-plus`) and the prolog-reasoner problems "
+                + "(`data/prolog-reasoner`); see `data/README.md`. ").append(ATTRIBUTION).append('\n');
         return b.toString();
     }
 
