@@ -174,6 +174,17 @@ public final class ProcessBackend implements PrologBackend {
         return swipl;
     }
 
+    /** The folder this backend works in (harness files, saved state); removed on close or JVM exit. */
+    Path workDir() {
+        return workDir;
+    }
+
+    /** Process ids of the live children (serving sessions or waiting in a pool). */
+    List<Long> childPids() {
+        children.removeIf(c -> !c.isAlive());
+        return children.stream().map(ProcessTransport::pid).toList();
+    }
+
     /** Number of live child processes: those serving sessions and those waiting in the warm pool. */
     public int liveChildren() {
         children.removeIf(c -> !c.isAlive());
