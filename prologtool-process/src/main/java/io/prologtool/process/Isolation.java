@@ -203,6 +203,11 @@ public final class Isolation {
      * @throws PrologUnavailableException when {@link #required()} cannot be had
      */
     Optional<Plan> resolve() {
+        return resolve(Executables::findOnPath, effectiveUid());
+    }
+
+    /** {@link #resolve()} with the tools found by {@code find} and the JVM running as {@code uid}. */
+    Optional<Plan> resolve(java.util.function.Function<String, Optional<Path>> find, int uid) {
         switch (mode) {
             case NONE:
                 return Optional.empty();
@@ -214,13 +219,13 @@ public final class Isolation {
         List<String> missing = new ArrayList<>();
         if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
             missing.add("Linux (this is " + System.getProperty("os.name") + ")");
-        } else if (effectiveUid() != 0) {
-            missing.add("root (the JVM runs as uid " + effectiveUid() + "; setpriv and unshare need root)");
+        } else if (uid != 0) {
+            missing.add("root (the JVM runs as uid " + uid + "; setpriv and unshare need root)");
         }
-        Optional<Path> setpriv = Executables.findOnPath("setpriv");
-        Optional<Path> unshare = Executables.findOnPath("unshare");
-        Optional<Path> prlimit = Executables.findOnPath("prlimit");
-        Optional<Path> sh = Executables.findOnPath("sh");
+        Optional<Path> setpriv = find.apply("setpriv");
+        Optional<Path> unshare = find.apply("unshare");
+        Optional<Path> prlimit = find.apply("prlimit");
+        Optional<Path> sh = find.apply("sh");
         for (var tool : List.of(java.util.Map.entry("setpriv", setpriv), java.util.Map.entry("unshare", unshare),
                 java.util.Map.entry("prlimit", prlimit), java.util.Map.entry("sh", sh))) {
             if (tool.getValue().isEmpty()) {
