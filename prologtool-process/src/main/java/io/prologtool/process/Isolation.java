@@ -244,7 +244,7 @@ public final class Isolation {
             cmd.add(sh.get().toString());
             cmd.add("-c");
             cmd.add(script(setpriv.get()));
-            String probe = probe(cmd);
+            String probe = PROBES.computeIfAbsent(cmd, Isolation::probe).orElse(null);
             if (probe == null) {
                 return Optional.of(new Plan(cmd, true, toString()));
             }
@@ -273,8 +273,15 @@ public final class Isolation {
                 + "exec " + setpriv + " --reuid=" + uid + " --regid=" + gid + " --clear-groups -- \"$@\"";
     }
 
-    /** Null when {@code prefix "" true} runs here, else what went wrong. */
-    private static String probe(List<String> prefix) {
+    /** Trial starts by launcher: the machine does not change while the JVM runs. */
+    private static final java.util.Map<List<String>, Optional<String>> PROBES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Empty when {@code prefix sh "" true} runs here, else what went wrong. */
+    private static Optional<String> probe(List<String> prefix) {
+        return Optional.ofNullable(tryStart(prefix));
+    }
+
+    private static String tryStart(List<String> prefix) {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add("sh");      // $0 of the script
         cmd.add("");        // no state
