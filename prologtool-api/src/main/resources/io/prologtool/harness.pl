@@ -103,6 +103,8 @@ empty_input :-
 %
 %   Main loop of a swipl child: one JSON request per line on stdin, one
 %   JSON reply per line on the original stdout. Halts when stdin ends.
+%   Blank lines are skipped (the harness itself may have arrived on stdin
+%   just before, as `[user]` text ending in `end_of_file.`).
 
 serve :-
     % A saved state built with `swipl -c` starts with autoloading off;
@@ -130,6 +132,10 @@ serve_loop(In, Out) :-
     read_line_to_string(In, Line),
     (   Line == end_of_file
     ->  true
+    ;   split_string(Line, "", " \t\r", [""])
+    ->  % A blank line is no request: the end of a harness sent over stdin
+        % ends with one.
+        serve_loop(In, Out)
     ;   handle_request(Line, Reply),
         % The newline first ends whatever a subprocess of a goal may have
         % written to fd 1 without one, so the reply is a line of its own.

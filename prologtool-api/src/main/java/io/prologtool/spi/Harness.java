@@ -48,6 +48,45 @@ public final class Harness {
     }
 
     /**
+     * The goal that reads the harness from standard input (the text of {@link #bootstrapText()}):
+     * pass it with {@code -g} before {@link #SERVE_GOAL}. UTF-8 is set on standard input first, since a
+     * launcher ({@code ssh}, {@code kubectl exec}) may not pass {@code LANG} on.
+     */
+    public static final String BOOTSTRAP_GOAL = "set_stream(user_input,encoding(utf8)),prompt(_,''),[user]";
+
+    private static volatile String bootstrap;
+
+    /**
+     * The whole harness as one text for {@code [user]}: the module file with each of its
+     * {@code :- include(...)} directives replaced by the included part, ending in {@code end_of_file.}
+     * and a newline. Written to a child's standard input before the first request, it needs no file on
+     * the child's side, so the child may run as another user, in another namespace, container or host.
+     */
+    public static String bootstrapText() {
+        String b = bootstrap;
+        if (b == null) {
+            StringBuilder out = new StringBuilder(512 * 1024);
+            for (String line : text(FILES.get(0)).split("\n", -1)) {
+                java.util.regex.Matcher m = INCLUDE.matcher(line);
+                if (m.matches() && FILES.contains(m.group(1) + ".pl")) {
+                    out.append(text(m.group(1) + ".pl"));
+                    if (out.charAt(out.length() - 1) != '\n') {
+                        out.append('\n');
+                    }
+                } else {
+                    out.append(line).append('\n');
+                }
+            }
+            out.append("end_of_file.\n");
+            bootstrap = b = out.toString();
+        }
+        return b;
+    }
+
+    private static final java.util.regex.Pattern INCLUDE =
+            java.util.regex.Pattern.compile(":-\\s*include\\((harness_[a-z]+)\\)\\..*");
+
+    /**
      * Writes every harness file into {@code dir} and returns the path of the module file to load
      * ({@code dir/harness.pl}).
      */

@@ -76,8 +76,13 @@ public final class HarnessSession implements PrologSession {
     /** Requests that changed the program, replayed in order into a fresh Prolog. */
     private final List<ObjectNode> journal = new ArrayList<>();
 
+    /** What restores dropped from the journal, and why: reported by {@link #messages} from then on. */
+    private final List<Diagnostic> restoreNotes = new ArrayList<>();
+
     private HarnessTransport transport;
     private volatile boolean open = true;
+    /** Why the session closed itself (it could not be restored); null when it did not. */
+    private volatile String closedReason;
     private volatile int crashes;
     private volatile int restores;
 
@@ -140,9 +145,16 @@ public final class HarnessSession implements PrologSession {
         }
         return locked(() -> {
             ObjectNode req = consultRequest(text);
+            HarnessTransport t;
+            try {
+                t = liveTransport();
+            } catch (JournalDroppedException e) {
+                return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "session_crashed", e.getMessage(), 0, 0)),
+                        "", false);
+            }
             JsonNode reply;
             try {
-                reply = liveTransport().call(req, options.consultTimeLimit().plus(grace));
+                reply = t.call(req, options.consultTimeLimit().plus(grace));
             } catch (HarnessTimeoutException | HarnessCrashedException e) {
                 journal.add(req); // it may have half-loaded; replaying it is what the user asked for
                 return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
@@ -212,7 +224,13 @@ public final class HarnessSession implements PrologSession {
             req.put("arity", arity);
             req.put("text", text);
             req.put("time_limit", seconds(options.consultTimeLimit()));
-            JsonNode r = call(req, options.consultTimeLimit().plus(grace));
+            JsonNode r;
+            try {
+                r = call(req, options.consultTimeLimit().plus(grace));
+            } catch (JournalDroppedException e) {
+                return new ReplaceResult(false, name + "/" + arity, List.of(),
+                        Optional.of(PrologError.of("session_crashed", e.getMessage())));
+            }
             requireOk(r, "replace");
             boolean replaced = r.path("replaced").asBoolean(false);
             if (replaced) {
@@ -229,9 +247,16 @@ public final class HarnessSession implements PrologSession {
         return locked(() -> {
             ObjectNode req = request("messages");
             req.put("min_severity", minimum.wireName());
-            JsonNode r = call(req, ADMIN_TIMEOUT);
+            JsonNode r;
+            try {
+                r = call(req, ADMIN_TIMEOUT);
+            } catch (JournalDroppedException e) {
+                r = call(req, ADMIN_TIMEOUT); // restored without the entry: the notes say so below
+            }
             requireOk(r, "messages");
-            return diagnostics(r.path("messages"));
+            List<Diagnostic> out = new ArrayList<>(restoreNotes);
+            out.addAll(diagnostics(r.path("messages")));
+            return out;
         });
     }
 
@@ -251,6 +276,9 @@ public final class HarnessSession implements PrologSession {
             JsonNode r;
             try {
                 r = call(req, options.consultTimeLimit().plus(grace));
+            } catch (JournalDroppedException e) {
+                return new TestReport(0, 0, 0, 0, List.of(), List.of(),
+                        Optional.of(PrologError.of("session_crashed", e.getMessage())));
             } catch (HarnessTimeoutException | HarnessCrashedException e) {
                 return new TestReport(0, 0, 0, 0, List.of(), List.of(),
                         Optional.of(PrologError.of("session_crashed", "The Prolog serving this session stopped "
@@ -283,6 +311,9 @@ public final class HarnessSession implements PrologSession {
                 return TraceReplies.traceResult(call(req, t.timeLimit().plus(grace)));
             } catch (HarnessTimeoutException e) {
                 return new TraceResult(Outcome.TIMEOUT, Optional.empty(), 0, false, Optional.empty());
+            } catch (JournalDroppedException e) {
+                return new TraceResult(Outcome.ERROR, Optional.empty(), 0, false,
+                        Optional.of(PrologError.of("session_crashed", e.getMessage())));
             } catch (HarnessCrashedException e) {
                 return new TraceResult(Outcome.ERROR, Optional.empty(), 0, false, Optional.of(PrologError.of(
                         "session_crashed", "The Prolog serving this session died during the trace ("
@@ -318,6 +349,8 @@ public final class HarnessSession implements PrologSession {
                 reply = liveTransport().call(req, g.timeLimit().plus(grace));
             } catch (HarnessTimeoutException e) {
                 return new GoalResult(Outcome.TIMEOUT, List.of(), "", false, false, Optional.empty());
+            } catch (JournalDroppedException e) {
+                return GoalResult.failedWith(PrologError.of("session_crashed", e.getMessage()));
             } catch (HarnessCrashedException e) {
                 return GoalResult.failedWith(PrologError.of("session_crashed",
                         "The Prolog serving this session died during the goal (" + e.getMessage()
@@ -399,6 +432,7 @@ public final class HarnessSession implements PrologSession {
                 transport.close();
             }
             journal.clear();
+            restoreNotes.clear();
         } finally {
             lock.unlock();
             onClose.run();
@@ -440,26 +474,106 @@ public final class HarnessSession implements PrologSession {
         return restores;
     }
 
-    /** The transport, restored with the journal if its Prolog died since the last call. */
+    /**
+     * The transport, restored with the journal if its Prolog died since the last call.
+     *
+     * <p>An entry whose replay stops the fresh Prolog (a directive that halts it, loops past the time
+     * limit, or kills it) would stop every restore after it: it is dropped, the Prolog is started
+     * again, and the rest is replayed. The call that restored reports what was dropped and why
+     * ({@link JournalDroppedException}, nothing of the call is run), and {@link #messages} keeps
+     * reporting it. A session that still cannot be restored (a fresh Prolog fails to start or open) is
+     * closed, with the reason in every later call's {@link SessionClosedException}.
+     *
+     * @throws JournalDroppedException when the session came back without some of its journal
+     * @throws SessionClosedException  when it could not be restored and was closed
+     */
     private HarnessTransport liveTransport() {
         if (transport.isAlive()) {
             return transport;
         }
         crashes++;
         transport.close();
-        HarnessTransport fresh = startTransport();
-        try {
-            for (ObjectNode req : journal) {
-                requireOk(fresh.call(req.deepCopy(), options.consultTimeLimit().plus(grace)),
-                        req.path("op").asText());
+        List<ObjectNode> kept = new ArrayList<>(journal);
+        List<String> dropped = new ArrayList<>();
+        HarnessTransport fresh = null;
+        restore:
+        for (int attempt = 0; attempt <= journal.size(); attempt++) {
+            try {
+                fresh = startTransport();
+            } catch (RuntimeException e) {
+                throw giveUp("a fresh Prolog could not be started to restore it (" + e.getMessage() + ")");
             }
-        } catch (RuntimeException e) {
-            fresh.close();
-            throw new HarnessCrashedException("could not restore session " + id + ": " + e.getMessage(), e);
+            for (int i = 0; i < kept.size(); i++) {
+                ObjectNode req = kept.get(i);
+                String why;
+                try {
+                    JsonNode r = fresh.call(req.deepCopy(), options.consultTimeLimit().plus(grace));
+                    if (r.path("ok").asBoolean(false)) {
+                        continue;
+                    }
+                    why = "the harness refused it: " + error(r.path("error"));
+                } catch (HarnessTimeoutException e) {
+                    why = "replaying it did not end within the time limit (" + e.getMessage() + ")";
+                } catch (HarnessCrashedException e) {
+                    why = "replaying it stopped the Prolog (" + e.getMessage() + ")";
+                }
+                kept.remove(i);
+                String note = "Dropped from session " + id + " while restoring it: " + describe(req) + ", because "
+                        + why + ".";
+                dropped.add(note);
+                restoreNotes.add(new Diagnostic(Severity.ERROR, "session_crashed", note, 0, 0));
+                if (!fresh.isAlive()) {
+                    fresh.close();
+                    fresh = null;
+                    continue restore;
+                }
+                i--;
+            }
+            break;
         }
+        if (fresh == null) {
+            throw giveUp("every restore attempt stopped the Prolog");
+        }
+        journal.clear();
+        journal.addAll(kept);
         transport = fresh;
         restores++;
+        if (!dropped.isEmpty()) {
+            throw new JournalDroppedException("The Prolog serving session " + id + " had stopped; the session was "
+                    + "restored without part of its program. " + String.join(" ", dropped)
+                    + " Nothing of this call was run; call again.");
+        }
         return fresh;
+    }
+
+    /** Closes this session because it cannot be restored, and returns the exception that says so. */
+    private SessionClosedException giveUp(String why) {
+        closedReason = "it could not be restored after its Prolog stopped: " + why;
+        open = false;
+        journal.clear();
+        try {
+            onClose.run();
+        } catch (RuntimeException ignored) {
+            // the backend's bookkeeping; the session is closed either way
+        }
+        return new SessionClosedException("session " + id + " is closed: " + closedReason);
+    }
+
+    /** A journal entry as a person recognises it: its kind and the start of its text. */
+    private static String describe(ObjectNode req) {
+        String op = req.path("op").asText();
+        String kind = switch (op) {
+            case "consult" -> "the consulted text";
+            case "replace" -> "the replacement of " + req.path("name").asText() + "/" + req.path("arity").asInt();
+            case "run_tests" -> "the test source";
+            default -> "the " + op + " request";
+        };
+        String text = req.path("text").asText("").strip();
+        String firstLine = text.lines().findFirst().orElse("");
+        if (firstLine.length() > 120) {
+            firstLine = firstLine.substring(0, 120) + "...";
+        }
+        return kind + " starting \"" + firstLine + "\" (" + text.length() + " characters)";
     }
 
     private ObjectNode request(String op) {
@@ -525,7 +639,8 @@ public final class HarnessSession implements PrologSession {
 
     private void ensureOpen() {
         if (!open) {
-            throw new SessionClosedException("session " + id + " is closed");
+            String why = closedReason;
+            throw new SessionClosedException("session " + id + " is closed" + (why == null ? "" : ": " + why));
         }
     }
 

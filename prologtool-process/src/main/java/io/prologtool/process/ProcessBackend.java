@@ -47,16 +47,33 @@ public final class ProcessBackend implements PrologBackend {
     /** The Debian package that provides {@code swipl}. */
     public static final String APT_PACKAGE = "swi-prolog-nox";
 
+    /** Default cap on one line a child writes on its protocol stream: 16 MiB. */
+    public static final long DEFAULT_MAX_REPLY_BYTES = 16L << 20;
+    /** Default address-space limit of every child: 1 GiB. */
+    public static final long DEFAULT_ADDRESS_SPACE_LIMIT = 1L << 30;
+
     private final Path swipl;
     private final Duration grace;
     private final List<String> commandPrefix;
     private final int poolSize;
+    private final long maxReplyBytes;
+    private final long addressSpaceLimit;
+    private final Isolation isolation;
+    /** How isolated children start; null when sessions are not isolated. */
+    private final Isolation.Plan isolationPlan;
+    private final Path setsid;
+    private final Path killCommand;
+    private final Path prlimit;
     private final Path workDir;
     private final Path harnessFile;
     /** The harness saved with its libraries loaded: a child starts from it in ~20 ms; null if it could not be built. */
     private final Path savedState;
-    private final BlockingQueue<ProcessTransport> pool = new LinkedBlockingQueue<>();
-    private final AtomicInteger spawning = new AtomicInteger();
+    /** Warm children: [0] plain, [1] isolated. */
+    @SuppressWarnings("unchecked")
+    private final BlockingQueue<ProcessTransport>[] pools = new BlockingQueue[] {
+            new LinkedBlockingQueue<ProcessTransport>(), new LinkedBlockingQueue<ProcessTransport>()};
+    private final AtomicInteger[] spawning = {new AtomicInteger(), new AtomicInteger()};
+
     private final ExecutorService spawner;
     private final Set<HarnessSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<ProcessTransport> children = ConcurrentHashMap.newKeySet();
@@ -74,26 +91,39 @@ public final class ProcessBackend implements PrologBackend {
         this.grace = b.grace;
         this.commandPrefix = List.copyOf(b.commandPrefix);
         this.poolSize = b.poolSize;
+        this.maxReplyBytes = b.maxReplyBytes;
+        this.addressSpaceLimit = b.addressSpaceLimit;
+        this.isolation = b.isolation;
+        this.isolationPlan = isolation.resolve().orElse(null);
+        this.setsid = Executables.findOnPath("setsid").orElse(null);
+        this.killCommand = setsid == null ? null : Executables.findOnPath("kill").orElse(null);
+        this.prlimit = Executables.findOnPath("prlimit").orElse(null);
         try {
             this.workDir = Files.createTempDirectory("prologtool-");
             this.harnessFile = Harness.extractTo(workDir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the Prolog harness to a temporary directory", e);
         }
+        // Registered before anything can fail below, so that the folder never outlives the JVM.
+        this.shutdownHook = new Thread(() -> {
+            killChildren();
+            deleteTree(workDir);
+        }, "prologtool-process-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
         this.savedState = b.savedState ? buildSavedState() : null;
         this.spawner = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "prologtool-process-pool");
             t.setDaemon(true);
             return t;
         });
-        this.shutdownHook = new Thread(this::killChildren, "prologtool-process-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
-        refillPool();
+        // The kind a default session takes is warmed now; the other kind once a session takes one.
+        refillPool(isolationPlan != null && isolation.allSessions() ? 1 : 0);
     }
 
     /**
      * A builder with the defaults: {@code swipl} from the PATH, a 2 s grace period, no warm pool,
-     * children started from a saved state, no command prefix.
+     * children started from a saved state, no command prefix, {@link Isolation#auto()}, a 1 GiB
+     * address-space limit per child, and 16 MiB at most per protocol line.
      */
     public static Builder builder() {
         return new Builder();
@@ -107,7 +137,8 @@ public final class ProcessBackend implements PrologBackend {
         }
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         HarnessSession[] holder = new HarnessSession[1];
-        HarnessSession session = HarnessSession.open(id, options, this::takeChild, grace,
+        int kind = isolationPlan != null && isolation.appliesTo(options) ? 1 : 0;
+        HarnessSession session = HarnessSession.open(id, options, () -> takeChild(kind), grace,
                 () -> sessions.remove(holder[0]));
         holder[0] = session;
         sessions.add(session);
@@ -128,9 +159,30 @@ public final class ProcessBackend implements PrologBackend {
         return Optional.ofNullable(savedState);
     }
 
+    /**
+     * The OS isolation this backend gives isolated sessions, as resolved on this machine: e.g.
+     * {@code "Isolation.auto()[user=65534:65534, network=false, ...]"}, or empty when sessions run
+     * as the JVM's user (the {@link Isolation#none()} level, or {@link Isolation#auto()} where the tools
+     * or root are missing).
+     */
+    public Optional<String> isolationInEffect() {
+        return isolationPlan == null ? Optional.empty() : Optional.of(isolationPlan.describe());
+    }
+
     /** The {@code swipl} this backend starts. */
     public Path swiplPath() {
         return swipl;
+    }
+
+    /** The folder this backend works in (harness files, saved state); removed on close or JVM exit. */
+    Path workDir() {
+        return workDir;
+    }
+
+    /** Process ids of the live children (serving sessions or waiting in a pool). */
+    List<Long> childPids() {
+        children.removeIf(c -> !c.isAlive());
+        return children.stream().map(ProcessTransport::pid).toList();
     }
 
     /** Number of live child processes: those serving sessions and those waiting in the warm pool. */
@@ -158,42 +210,42 @@ public final class ProcessBackend implements PrologBackend {
         deleteTree(workDir);
     }
 
-    /** A started child: from the warm pool when one is ready, else a new one. The pool is refilled. */
-    private HarnessTransport takeChild() {
+    /** A started child of {@code kind}: from the warm pool when one is ready, else a new one. The pool is refilled. */
+    private HarnessTransport takeChild(int kind) {
         ProcessTransport t;
         do {
-            t = pool.poll();
+            t = pools[kind].poll();
         } while (t != null && !t.isAlive());
         if (t == null) {
-            t = spawn();
+            t = spawn(kind == 1);
         }
-        refillPool();
+        refillPool(kind);
         return t;
     }
 
-    private void refillPool() {
+    private void refillPool(int kind) {
         if (closed || poolSize == 0) {
             return;
         }
-        while (pool.size() + spawning.get() < poolSize) {
-            spawning.incrementAndGet();
+        while (pools[kind].size() + spawning[kind].get() < poolSize) {
+            spawning[kind].incrementAndGet();
             try {
                 spawner.execute(() -> {
                     try {
                         if (!closed) {
-                            pool.add(spawn());
+                            pools[kind].add(spawn(kind == 1));
                         }
                     } catch (RuntimeException ignored) {
                         // open() spawns on demand and reports the problem there
                     } finally {
-                        spawning.decrementAndGet();
+                        spawning[kind].decrementAndGet();
                     }
                     if (closed) {
                         killPool();
                     }
                 });
             } catch (java.util.concurrent.RejectedExecutionException e) {
-                spawning.decrementAndGet();
+                spawning[kind].decrementAndGet();
                 return;
             }
         }
@@ -202,32 +254,73 @@ public final class ProcessBackend implements PrologBackend {
     /**
      * Starts a child. Its stack limit is the default; each goal sets its session's own limit
      * (the stack_limit flag is per thread), so pooled children suit every session.
+     *
+     * <p>The command line, outside in: {@code setsid} (the child leads a process group, killed as a
+     * whole), then either the isolation launcher or the address-space limit and the user's command
+     * prefix, then swipl. A local child starts from the saved state (an isolated one gets it as fd 3,
+     * since the folder is not its to read); any other gets the harness text on stdin.
      */
-    private ProcessTransport spawn() {
+    private ProcessTransport spawn(boolean isolated) {
         if (closed) {
             throw new HarnessCrashedException("the backend is closed");
         }
-        List<String> cmd = new ArrayList<>(commandPrefix);
+        List<String> cmd = new ArrayList<>();
+        if (setsid != null) {
+            cmd.add(setsid.toString());
+        }
+        boolean local;
+        String state = null;
+        if (isolated && isolationPlan.viaFd3()) {
+            cmd.addAll(isolationPlan.prefix());
+            cmd.add("sh"); // the script's $0
+            local = true;
+            if (savedState != null) {
+                state = "/proc/self/fd/3";
+                cmd.add(savedState.toString());
+            } else {
+                cmd.add("");
+            }
+        } else if (isolated) {
+            cmd.addAll(isolationPlan.prefix());
+            local = false;
+        } else {
+            local = commandPrefix.isEmpty();
+            if (addressSpaceLimit > 0) {
+                if (prlimit != null) {
+                    cmd.add(prlimit.toString());
+                    cmd.add("--as=" + addressSpaceLimit);
+                } else {
+                    cmd.addAll(List.of("sh", "-c", "ulimit -v " + (addressSpaceLimit >> 10) + " && exec \"$@\"", "sh"));
+                }
+            }
+            cmd.addAll(commandPrefix);
+            if (local && savedState != null) {
+                state = savedState.toString();
+            }
+        }
+        int prefixLength = cmd.size();
         cmd.add(swipl.toString());
-        if (savedState != null) {
+        if (state != null) {
             cmd.add("-x");
-            cmd.add(savedState.toString());
+            cmd.add(state);
         }
         cmd.add("--stack-limit=" + (SessionOptions.DEFAULT_STACK_LIMIT >> 10) + "k");
-        cmd.addAll(List.of("-q", "--no-packs", "--no-tty", "-f", "none", "-g", Harness.SERVE_GOAL, "-t", "halt(1)"));
-        if (savedState == null) {
-            cmd.add(harnessFile.toString());
+        cmd.addAll(List.of("-q", "--no-packs", "--no-tty", "-f", "none"));
+        if (state == null) {
+            cmd.addAll(List.of("-g", Harness.BOOTSTRAP_GOAL));
         }
+        cmd.addAll(List.of("-g", Harness.SERVE_GOAL, "-t", "halt(1)"));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
         pb.environment().put("LANG", "C.UTF-8");
         Process p;
         try {
             p = pb.start();
         } catch (IOException e) {
-            throw new PrologUnavailableException("cannot start " + String.join(" ", cmd.subList(0, commandPrefix.size() + 1))
+            throw new PrologUnavailableException("cannot start " + String.join(" ", cmd.subList(0, prefixLength + 1))
                     + " (install SWI-Prolog with `apt-get install " + APT_PACKAGE + "`): " + e.getMessage(), e);
         }
-        ProcessTransport t = new ProcessTransport(p);
+        ProcessTransport t = new ProcessTransport(p, state == null ? Harness.bootstrapText() : null, maxReplyBytes,
+                setsid != null ? killCommand : null);
         children.add(t);
         children.removeIf(c -> !c.isAlive());
         return t;
@@ -246,10 +339,12 @@ public final class ProcessBackend implements PrologBackend {
             Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 && Files.isRegularFile(state)) {
+                // Isolated children (another user) read it through a descriptor their launcher opened.
+                Files.setPosixFilePermissions(state, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
                 return state;
             }
             p.destroyForcibly();
-        } catch (IOException e) {
+        } catch (IOException | UnsupportedOperationException e) {
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -258,9 +353,11 @@ public final class ProcessBackend implements PrologBackend {
     }
 
     private void killPool() {
-        ProcessTransport t;
-        while ((t = pool.poll()) != null) {
-            t.kill();
+        for (BlockingQueue<ProcessTransport> pool : pools) {
+            ProcessTransport t;
+            while ((t = pool.poll()) != null) {
+                t.kill();
+            }
         }
     }
 
@@ -294,8 +391,50 @@ public final class ProcessBackend implements PrologBackend {
         private List<String> commandPrefix = List.of();
         private int poolSize;
         private boolean savedState = true;
+        private long maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
+        private long addressSpaceLimit = DEFAULT_ADDRESS_SPACE_LIMIT;
+        private Isolation isolation = Isolation.auto();
 
         private Builder() {
+        }
+
+        /**
+         * OS isolation of sessions' children (default {@link Isolation#auto()}: sandboxed sessions run
+         * as an unprivileged user, with no network, a private {@code /tmp} and an address-space limit,
+         * where the machine allows it). {@link Isolation#none()} turns it off, {@link Isolation#required()}
+         * makes {@link #build()} fail where it cannot be had.
+         */
+        public Builder isolation(Isolation isolation) {
+            this.isolation = Objects.requireNonNull(isolation, "isolation");
+            return this;
+        }
+
+        /**
+         * The longest line a child may write on its protocol stream (default 16 MiB, at least 64 KiB,
+         * at most 1 GiB). A child that writes a longer one (a goal writing to the real standard output
+         * without newlines) is stopped and its session reports {@code session_crashed}; the JVM never
+         * buffers more than this for it.
+         */
+        public Builder maxReplyBytes(long bytes) {
+            if (bytes < (64L << 10) || bytes > (1L << 30)) {
+                throw new IllegalArgumentException("maxReplyBytes must be 64 KiB..1 GiB, was " + bytes);
+            }
+            this.maxReplyBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Address-space limit of every child not otherwise isolated (default 1 GiB; 0 for none), set
+         * with {@code prlimit --as} (or the shell's {@code ulimit -v}). A child that reaches it gets
+         * allocation failures (Prolog resource errors) instead of taking the machine's memory.
+         * Isolated children take theirs from {@link Isolation#addressSpaceBytes(long)}.
+         */
+        public Builder addressSpaceLimit(long bytes) {
+            if (bytes != 0 && bytes < (256L << 20)) {
+                throw new IllegalArgumentException("addressSpaceLimit must be 0 or at least 256 MiB, was " + bytes);
+            }
+            this.addressSpaceLimit = bytes;
+            return this;
         }
 
         /**
@@ -330,11 +469,13 @@ public final class ProcessBackend implements PrologBackend {
         }
 
         /**
-         * A command that starts each child, put before the {@code swipl} command line: e.g.
-         * {@code List.of("prlimit", "--as=1000000000")}, {@code List.of("setpriv", "--reuid=nobody", ...)},
-         * or {@code List.of("docker", "run", "-i", "--rm", "-v", "/tmp:/tmp", "swipl")}. The prefix must
-         * pass stdin, stdout and stderr through and run the rest of the line. The harness files live
-         * in a temporary directory, which a container must mount at the same path.
+         * A command that starts each child that is not isolated, put before the {@code swipl} command
+         * line: e.g. {@code List.of("ssh", "-T", "host")}, {@code List.of("docker", "exec", "-i", "box")},
+         * {@code List.of("kubectl", "exec", "-i", "pod", "--")} or
+         * {@code List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")}. The prefix must
+         * pass stdin, stdout and stderr through and run the rest of the line. The harness is sent over
+         * stdin, so nothing needs to be shared with the far side but the pipe. (For isolated sessions,
+         * see {@link Isolation#custom(List)}.)
          */
         public Builder commandPrefix(List<String> prefix) {
             Objects.requireNonNull(prefix, "prefix");
@@ -344,9 +485,9 @@ public final class ProcessBackend implements PrologBackend {
         }
 
         /**
-         * Whether children start from a saved state of the harness (default true: about 20 ms per
-         * child instead of 100-300 ms). Turn it off when the prefix runs swipl somewhere that cannot
-         * read the state built here (a different SWI-Prolog version).
+         * Whether local children start from a saved state of the harness (default true: about 20 ms
+         * per child instead of 300-500 ms). Children started through a {@link #commandPrefix} or a
+         * {@link Isolation#custom} prefix always get the harness text on stdin instead.
          */
         public Builder savedState(boolean use) {
             this.savedState = use;

@@ -7,14 +7,14 @@ import io.prologtool.spi.HarnessCrashedException;
 import io.prologtool.spi.HarnessTimeoutException;
 import io.prologtool.spi.HarnessTransport;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Writer;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +26,13 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One {@code swipl} child running the harness line protocol. A reader thread takes reply lines off
  * the child's stdout and completes the pending call whose id they echo; lines that are not a reply
- * to the pending call (late replies, garbage) are dropped. A second thread drains stderr into a small
- * ring so that the child can never block on a full pipe.
+ * to the pending call (late replies, garbage) are dropped. A line longer than the transport's cap
+ * (output a goal wrote to the real stdout without a newline) stops the child: the JVM never holds
+ * more than the cap for it. A second thread drains stderr into a small ring so that the child can
+ * never block on a full pipe.
+ *
+ * <p>The child is the leader of a process group of its own (started with {@code setsid}), so killing
+ * it kills the group: nothing a goal started ({@code shell('sleep 61 &')}) outlives it.
  */
 final class ProcessTransport implements HarnessTransport {
 
@@ -36,6 +41,11 @@ final class ProcessTransport implements HarnessTransport {
 
     private final Process process;
     private final Writer stdin;
+    private final long maxReplyBytes;
+    /** The {@code kill} command for the child's process group; null when the child leads no group. */
+    private final Path killCommand;
+    /** Why the transport stopped its child, for the crash report; null while nothing was stopped. */
+    private volatile String stopReason;
     /** Request ids start at a random number, so that a goal cannot forge the reply to its own call. */
     private final AtomicLong nextId = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 1L << 52));
     private final AtomicReference<Pending> pending = new AtomicReference<>();
@@ -45,12 +55,30 @@ final class ProcessTransport implements HarnessTransport {
     private record Pending(long id, CompletableFuture<JsonNode> reply) {
     }
 
-    ProcessTransport(Process process) {
+    /**
+     * @param bootstrap     the harness text to write to stdin before any request, or null when the
+     *                      child loads it otherwise (a saved state)
+     * @param maxReplyBytes the longest line the child may write on its protocol stream
+     * @param killCommand   {@code kill}, when the child leads its own process group; else null
+     */
+    ProcessTransport(Process process, String bootstrap, long maxReplyBytes, Path killCommand) {
         this.process = process;
+        this.maxReplyBytes = maxReplyBytes;
+        this.killCommand = killCommand;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         long pid = process.pid();
         daemon("prologtool-swipl-" + pid + "-out", () -> readReplies(process.getInputStream()));
         daemon("prologtool-swipl-" + pid + "-err", () -> drainErrors(process.getErrorStream()));
+        if (bootstrap != null) {
+            try {
+                stdin.write(bootstrap);
+                stdin.flush();
+            } catch (IOException e) {
+                kill();
+                throw new HarnessCrashedException("cannot send the harness to the swipl child: " + e.getMessage()
+                        + "; " + exitDescription(), e);
+            }
+        }
     }
 
     long pid() {
@@ -137,12 +165,26 @@ final class ProcessTransport implements HarnessTransport {
         process.onExit().orTimeout(2, TimeUnit.SECONDS).whenComplete((p, timeout) -> {
             if (timeout != null) {
                 kill();
+            } else {
+                killGroup(); // what the session started in the background dies with it
             }
         });
     }
 
+    /**
+     * Kills the child and everything it started: its process group (which a goal's subprocess stays
+     * in even once orphaned) and, for good measure, its descendants as they are now.
+     */
     void kill() {
+        List<ProcessHandle> descendants;
+        try {
+            descendants = process.descendants().toList();
+        } catch (RuntimeException e) {
+            descendants = List.of();
+        }
+        killGroup();
         process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
         try {
             process.waitFor(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -150,17 +192,38 @@ final class ProcessTransport implements HarnessTransport {
         }
     }
 
+    /** SIGKILL to the child's process group (its id is the child's pid); bounded to 5 s. */
+    private void killGroup() {
+        if (killCommand == null) {
+            return;
+        }
+        try {
+            Process k = new ProcessBuilder(killCommand.toString(), "-KILL", "--", "-" + process.pid())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!k.waitFor(5, TimeUnit.SECONDS)) {
+                k.destroyForcibly();
+            }
+        } catch (IOException ignored) {
+            // the group is gone, or kill is: the descendants are killed one by one
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private String exitDescription() {
-        String how = process.isAlive() ? "the swipl child is not answering"
+        String reason = stopReason;
+        String how = reason != null ? reason
+                : process.isAlive() ? "the swipl child is not answering"
                 : "the swipl child exited with status " + process.exitValue();
         String err = recentErrorOutput().strip();
         return err.isEmpty() ? how : how + "; its last error output: " + lastLines(err, 5);
     }
 
     private void readReplies(InputStream out) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8))) {
+        try (out) {
+            LineReader lines = new LineReader(out, maxReplyBytes);
             String line;
-            while ((line = r.readLine()) != null) {
+            while ((line = lines.next()) != null) {
                 Pending p = pending.get();
                 if (p == null || line.isEmpty()) {
                     continue;
@@ -175,6 +238,11 @@ final class ProcessTransport implements HarnessTransport {
                     p.reply().complete(reply);
                 }
             }
+        } catch (LineReader.TooLongException e) {
+            stopReason = "the swipl child wrote a line of more than " + maxReplyBytes
+                    + " bytes to its protocol stream (output written to the process's real standard output?)"
+                    + " and was stopped";
+            kill();
         } catch (IOException ignored) {
             // the stream broke: treated like EOF
         }

@@ -39,13 +39,16 @@ import java.util.Optional;
  * make bench                                   # the full run: about 2.5 minutes on 2 cores
  * make bench BENCH_ARGS=--quick                # a short run, under a minute
  * make bench BENCH_ARGS="--quick --out /tmp/b" # results elsewhere
+ * make bench BENCH_ARGS="--only cycles"        # the session cycles only, with and without isolation
  * }</pre>
  * Options:
  * <ul>
  *   <li>{@code --quick}: few iterations, a subset of the questions, 200 JPL sessions;</li>
  *   <li>{@code --out DIR}: where the results go (default {@code docs/bench}; a relative DIR is taken
  *       from the repository root, the nearest directory up with a {@code pom.xml} that lists modules);</li>
- *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM).</li>
+ *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM);</li>
+ *   <li>{@code --only cycles}: only measurement 1, the session cycles, with and without OS isolation
+ *       (results in {@code docs/bench/cycles} unless {@code --out} says otherwise).</li>
  * </ul>
  * Reads its data (the prolog-reasoner problems, the PARARULE-Plus sample) from the classpath: the
  * repository's {@code data/} folder, bundled with the examples.
@@ -65,16 +68,23 @@ public final class Benchmarks {
      * @param out           where the results go; empty for {@code docs/bench} in the repository
      * @param jplMemory     whether to measure JPL memory in a child JVM
      */
-    record Options(boolean quick, Optional<Path> out, boolean jplMemory) {
+    record Options(boolean quick, Optional<Path> out, boolean jplMemory, Optional<String> only) {
 
         static Options parse(String... args) {
             List<String> words = CommandLine.words(args);
             boolean quick = false;
             boolean jplMemory = true;
             Optional<Path> out = Optional.empty();
+            Optional<String> only = Optional.empty();
             for (int i = 0; i < words.size(); i++) {
                 switch (words.get(i)) {
                     case "--quick" -> quick = true;
+                    case "--only" -> {
+                        if (i + 1 >= words.size() || !words.get(i + 1).equals("cycles")) {
+                            throw new IllegalArgumentException("--only takes one measurement name: cycles");
+                        }
+                        only = Optional.of(words.get(++i));
+                    }
                     case "--skip-jpl-memory" -> jplMemory = false;
                     case "--out" -> {
                         if (i + 1 >= words.size()) {
@@ -85,7 +95,7 @@ public final class Benchmarks {
                     default -> throw new IllegalArgumentException("unknown option " + words.get(i));
                 }
             }
-            return new Options(quick, out, jplMemory);
+            return new Options(quick, out, jplMemory, only);
         }
 
         Plan plan() {
@@ -114,7 +124,7 @@ public final class Benchmarks {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
-            System.err.println("usage: Benchmarks [--quick] [--out DIR] [--skip-jpl-memory]");
+            System.err.println("usage: Benchmarks [--quick] [--out DIR] [--skip-jpl-memory] [--only cycles]");
             System.exit(2);
             return;
         }
@@ -125,19 +135,24 @@ public final class Benchmarks {
     static Results run(Options options, PrintStream out, PrintStream log) throws Exception {
         long t0 = System.nanoTime();
         Plan plan = options.plan();
-        Path dir = options.outDir();
+        // A partial run does not overwrite the suite's results unless told where to write.
+        Path dir = options.only().isPresent() && options.out().isEmpty()
+                ? options.outDir().resolve(options.only().get()) : options.outDir();
         Path swipl = BareSwipl.find();
         Machine machine = Machine.probe(swipl);
         log.println("[bench] " + (plan.quick() ? "quick run" : "full run") + " on " + machine.line());
 
         List<Row> rows = new ArrayList<>();
         rows.addAll(SessionCycles.measure(plan, swipl, log));
-        rows.addAll(RoundTrips.measure(plan, swipl, log));
-        rows.addAll(ExecuteProlog.measure(plan, swipl, log));
-        rows.addAll(PararuleThroughput.measure(plan, log));
-        rows.addAll(MemoryFootprint.measure(plan, swipl, log));
+        if (options.only().isEmpty()) {
+            rows.addAll(RoundTrips.measure(plan, swipl, log));
+            rows.addAll(ExecuteProlog.measure(plan, swipl, log));
+            rows.addAll(PararuleThroughput.measure(plan, log));
+            rows.addAll(MemoryFootprint.measure(plan, swipl, log));
+        }
 
-        String command = "make bench" + (plan.quick() ? " BENCH_ARGS=--quick" : "");
+        String args = ((plan.quick() ? "--quick " : "") + options.only().map(o -> "--only " + o).orElse("")).strip();
+        String command = "make bench" + (args.isEmpty() ? "" : " BENCH_ARGS=" + (args.contains(" ") ? "\"" + args + "\"" : args));
         double seconds = (System.nanoTime() - t0) / 1e9;
         out.print(table(machine, rows, command, seconds));
         Files.createDirectories(dir);

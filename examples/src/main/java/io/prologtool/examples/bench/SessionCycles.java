@@ -4,7 +4,9 @@ import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologBackend;
 import io.prologtool.PrologSession;
+import io.prologtool.SessionOptions;
 import io.prologtool.jpl.JplBackend;
+import io.prologtool.process.Isolation;
 import io.prologtool.process.ProcessBackend;
 
 import java.io.PrintStream;
@@ -17,8 +19,10 @@ import java.util.stream.IntStream;
 
 /**
  * Measurement 1, the cost of a whole session: open, consult a 20-clause program, run one goal, close.
- * On JPL, on the process backend with a warm pool of 2 and with a child started per open; the baseline
- * is a fresh {@code swipl} per session.
+ * On JPL, on the process backend with a warm pool of 2 and with a child started per open, each also
+ * for a sandboxed session under OS isolation ({@link Isolation#required()}: another user, no network,
+ * a private /tmp, an address-space limit) when the machine allows it; the baseline is a fresh
+ * {@code swipl} per session.
  */
 final class SessionCycles {
 
@@ -49,18 +53,43 @@ final class SessionCycles {
 
         Timer.progress(log, "session cycle, process, warm pool of 2", plan.cyclePool());
         Summary pooled;
-        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
+        try (ProcessBackend backend = ProcessBackend.builder().isolation(Isolation.none()).poolSize(2).build()) {
             pooled = Summary.ofNanos(Timer.time(plan.cyclePool(), () -> cycle(backend),
                     () -> Thread.sleep(Plan.POOL_PAUSE_MILLIS)), Unit.MILLIS);
         }
 
         Timer.progress(log, "session cycle, process, child per open", plan.cycleChildPerOpen());
         Summary perOpen;
-        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+        try (ProcessBackend backend = ProcessBackend.builder().isolation(Isolation.none()).build()) {
             perOpen = Summary.ofNanos(Timer.time(plan.cycleChildPerOpen(), () -> cycle(backend)), Unit.MILLIS);
         }
 
-        return List.of(
+        List<Row> isolated = List.of();
+        try (ProcessBackend isolatedPool = ProcessBackend.builder().isolation(Isolation.required()).poolSize(2).build();
+             ProcessBackend isolatedPerOpen = ProcessBackend.builder().isolation(Isolation.required()).build()) {
+            Timer.progress(log, "session cycle, process, isolated, warm pool of 2", plan.cyclePool());
+            Summary isoPooled = Summary.ofNanos(Timer.time(plan.cyclePool(), () -> cycle(isolatedPool, SANDBOXED),
+                    () -> Thread.sleep(Plan.POOL_PAUSE_MILLIS)), Unit.MILLIS);
+            Timer.progress(log, "session cycle, process, isolated, child per open", plan.cycleChildPerOpen());
+            Summary isoPerOpen = Summary.ofNanos(Timer.time(plan.cycleChildPerOpen(),
+                    () -> cycle(isolatedPerOpen, SANDBOXED)), Unit.MILLIS);
+            String how = isolatedPerOpen.isolationInEffect().orElseThrow();
+            isolated = List.of(
+                    Row.of("cycle_isolated_warm_pool", "sandboxed session cycle, isolated, warm pool of 2, 30 ms apart",
+                            "process", isoPooled, Unit.MILLIS,
+                            "ProcessBackend.builder().isolation(Isolation.required()).poolSize(2), sandboxed sessions ("
+                                    + how + "): the warm-pool cycle, children started through prlimit, unshare and setpriv",
+                            BASELINE, base),
+                    Row.of("cycle_isolated_child_per_open", "sandboxed session cycle, isolated, child per open", "process",
+                            isoPerOpen, Unit.MILLIS,
+                            "ProcessBackend.builder().isolation(Isolation.required()), sandboxed sessions: the child-per-open "
+                                    + "cycle, each child started through prlimit, unshare (net, mount + tmpfs) and setpriv, "
+                                    + "the saved state handed over as fd 3", BASELINE, base));
+        } catch (io.prologtool.PrologUnavailableException e) {
+            log.println("[bench] isolated session cycles skipped: " + e.getMessage());
+        }
+
+        return java.util.stream.Stream.concat(List.of(
                 Row.of("cycle", WHAT, "jpl", jpl, Unit.MILLIS,
                         "JplBackend.get(): open, consult the 20-clause edge/path program, run " + GOAL + ", close; back to back",
                         BASELINE, base).withTarget(Target.below(1)),
@@ -70,12 +99,20 @@ final class SessionCycles {
                         BASELINE, base).withTarget(Target.below(5)),
                 Row.of("cycle_child_per_open", "session cycle, child per open (saved state)", "process", perOpen,
                         Unit.MILLIS, "ProcessBackend.builder() (no pool): the same cycle, back to back; each open starts "
-                                + "a swipl child from the harness's saved state", BASELINE, base));
+                                + "a swipl child from the harness's saved state", BASELINE, base)).stream(),
+                isolated.stream()).toList();
     }
+
+    private static final SessionOptions SANDBOXED = SessionOptions.builder().sandboxed(true).build();
 
     /** One cycle; throws unless the program loads and the goal succeeds. */
     static void cycle(PrologBackend backend) {
-        try (PrologSession s = backend.open()) {
+        cycle(backend, SessionOptions.defaults());
+    }
+
+    /** One cycle of a session opened with {@code options}. */
+    static void cycle(PrologBackend backend, SessionOptions options) {
+        try (PrologSession s = backend.open(options)) {
             if (s.consult(PROGRAM).hasErrors()) {
                 throw new IllegalStateException("the bench program does not load on " + backend.name());
             }

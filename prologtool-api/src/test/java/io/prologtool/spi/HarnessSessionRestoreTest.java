@@ -1,0 +1,103 @@
+package io.prologtool.spi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.prologtool.SessionClosedException;
+import io.prologtool.SessionOptions;
+import io.prologtool.json.TermJson;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * How a session restores itself into a fresh Prolog, with scripted transports: the backends' tests
+ * show the same on real Prologs; these pin down the cases a real Prolog makes hard to stage.
+ */
+class HarnessSessionRestoreTest {
+
+    /** A transport that answers ok to everything, and dies on a consult whose text contains "die". */
+    static final class Scripted implements HarnessTransport {
+        final List<String> seen = new ArrayList<>();
+        boolean alive = true;
+
+        @Override
+        public JsonNode call(ObjectNode request, Duration timeout) {
+            if (!alive) {
+                throw new HarnessCrashedException("dead");
+            }
+            seen.add(request.path("op").asText() + ":" + request.path("text").asText(""));
+            if (request.path("text").asText("").contains("die")) {
+                alive = false;
+                throw new HarnessCrashedException("the child exited with status 137");
+            }
+            ObjectNode r = TermJson.mapper().createObjectNode();
+            r.put("ok", true);
+            r.putArray("messages");
+            r.put("outcome", "success");
+            r.putArray("answers").addObject();
+            return r;
+        }
+
+        @Override
+        public boolean isAlive() {
+            return alive;
+        }
+
+        @Override
+        public void close() {
+            alive = false;
+        }
+    }
+
+    @Test
+    void anEntryThatStopsTheFreshPrologIsDroppedAndTheRestReplayed() {
+        List<Scripted> made = new ArrayList<>();
+        Supplier<HarnessTransport> supply = () -> {
+            Scripted t = new Scripted();
+            made.add(t);
+            return t;
+        };
+        HarnessSession s = HarnessSession.open("s1", SessionOptions.defaults(), supply, Duration.ZERO, () -> { });
+        s.consult("a.");
+        s.consult("die.");          // stops the first Prolog; journalled, as it may have half-loaded
+        // Restore: replaying "die." stops the second Prolog; it is dropped and a third gets "a." only.
+        assertThat(s.consult("b.").messages()).singleElement().satisfies(d -> assertThat(d.message())
+                .contains("restored without part of its program").contains("Nothing of this call was run"));
+        assertThat(made).hasSize(3);
+        assertThat(made.get(2).seen).containsExactly("open:", "consult:a.");
+        assertThat(s.consult("b.").messages()).isEmpty();
+        assertThat(s.messages(io.prologtool.Severity.INFO)).anySatisfy(d ->
+                assertThat(d.message()).contains("Dropped from session s1").contains("starting \"die.\""));
+        assertThat(s.isOpen()).isTrue();
+    }
+
+    @Test
+    void aSessionThatCannotBeRestoredIsClosedWithTheReason() {
+        AtomicInteger n = new AtomicInteger();
+        AtomicInteger closed = new AtomicInteger();
+        Supplier<HarnessTransport> supply = () -> {
+            if (n.getAndIncrement() > 0) {
+                throw new HarnessCrashedException("swipl is gone from the far host");
+            }
+            return new Scripted();
+        };
+        HarnessSession s = HarnessSession.open("s2", SessionOptions.defaults(), supply, Duration.ZERO, closed::incrementAndGet);
+        s.consult("die.");
+        assertThatThrownBy(() -> s.goal("true").run())
+                .isInstanceOf(SessionClosedException.class)
+                .hasMessageContaining("could not be restored").hasMessageContaining("swipl is gone from the far host");
+        assertThat(s.isOpen()).isFalse();
+        assertThat(closed).hasValue(1);
+        assertThatThrownBy(() -> s.goal("true").run())
+                .isInstanceOf(SessionClosedException.class).hasMessageContaining("swipl is gone from the far host");
+        s.close();
+        assertThat(closed).hasValue(1);
+    }
+}
