@@ -29,8 +29,8 @@ final class Numbers {
         return significant(value, 3);
     }
 
-    /** A bound as written in a target: {@code 50}, {@code 1}, {@code 0.5}. */
+    /** A bound as written in a target: {@code 50}, {@code 1}, {@code 0.5}, {@code 135.2} (4 digits at most). */
     static String plain(double value) {
-        return new BigDecimal(value).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(value).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
     }
 }
