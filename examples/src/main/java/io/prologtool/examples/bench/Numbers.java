@@ -29,7 +29,7 @@ final class Numbers {
         return significant(value, 3);
     }
 
-    /** A bound as written in a target: {@code 50}, {@code 1}, {@code 0.5}. */
+    /** A bound as written in a target: {@code 50}, {@code 1}, {@code 0.5}, {@code 135.2}. */
     static String plain(double value) {
         return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
