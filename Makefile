@@ -5,7 +5,8 @@ MVN         ?= mvn
 MVN_FLAGS   ?= -B -ntp
 JPL_JAR     := /usr/share/java/jpl.jar
 JPL_VERSION := 7.6.1
-M2_REPO     ?= $(HOME)/.m2/repository
+# The local repository: the one MVN_FLAGS names with -Dmaven.repo.local=..., else Maven's default.
+M2_REPO     ?= $(or $(patsubst -Dmaven.repo.local=%,%,$(filter -Dmaven.repo.local=%,$(MVN_FLAGS))),$(HOME)/.m2/repository)
 M2_JPL      := $(M2_REPO)/org/jpl7/jpl/$(JPL_VERSION)/jpl-$(JPL_VERSION).jar
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_ARGS   ?=
@@ -17,9 +18,11 @@ BENCH_ARGS  ?=
 demo: deps build
 	$(MVN) $(MVN_FLAGS) -q -pl examples exec:java -Dexec.args="$(DEMO_ARGS)"
 
-## test: install SWI-Prolog if needed, then build and run every test on real swipl
+## test: install SWI-Prolog if needed, then build and run every test on real swipl. `install`, not
+##       `verify`: each library is installed before examples runs ConsumerProjectTest, a user's project
+##       built against the installed artifacts.
 test: deps
-	$(MVN) $(MVN_FLAGS) verify
+	$(MVN) $(MVN_FLAGS) install
 
 ## bench: install SWI-Prolog if needed, build, and run the benchmark suite (results in docs/bench;
 ##        BENCH_ARGS="--quick" for a short run, "--out DIR" for another folder)
@@ -41,7 +44,9 @@ swipl:
 	fi
 	@swipl --version
 
-# Maven Central's JPL (jpl:jpl:7.4.0) does not work with SWI-Prolog 9: use the jar that ships with it.
+# prologtool-jpl compiles against JPL (provided scope) and Maven Central's JPL (jpl:jpl:7.4.0) does not
+# work with SWI-Prolog 9: install the jar that ships with it, for this build only. At run time the backend
+# loads JPL from the SWI-Prolog installation, so users need no JPL artifact.
 $(M2_JPL): | swipl
 	$(MVN) $(MVN_FLAGS) -q install:install-file -Dfile=$(JPL_JAR) -DgroupId=org.jpl7 -DartifactId=jpl \
 	  -Dversion=$(JPL_VERSION) -Dpackaging=jar -DgeneratePom=true -DlocalRepositoryPath=$(M2_REPO)

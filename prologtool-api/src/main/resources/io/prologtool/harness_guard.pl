@@ -57,6 +57,7 @@ guarded(thread_signal(_, _)).
 guarded(sleep(_)).
 guarded(thread_get_message(_)).
 guarded(thread_get_message(_, _)).
+guarded(thread_get_message(_, _, _)).
 guarded(set_prolog_flag(_, _)).
 guarded(create_prolog_flag(_, _, _)).
 guarded(op(_, _, _)).
@@ -251,9 +252,11 @@ prologtool_guard:sleep(Seconds) :-
     prologtool_harness:bounded_sleep(Seconds).
 prologtool_guard:thread_get_message(Message) :-
     thread_self(Me),
-    prologtool_harness:bounded_get_message(Me, Message).
+    prologtool_harness:bounded_get_message(Me, Message, []).
 prologtool_guard:thread_get_message(Queue, Message) :-
-    prologtool_harness:bounded_get_message(Queue, Message).
+    prologtool_harness:bounded_get_message(Queue, Message, []).
+prologtool_guard:thread_get_message(Queue, Message, Options) :-
+    prologtool_harness:bounded_get_message(Queue, Message, Options).
 
                  /*******************************
                  *         GLOBAL STATE         *
@@ -898,22 +901,64 @@ forget_session_state(M) :-
     forall(retract(session_record_key_(M, Scoped)),
            forall(system:recorded(Scoped, _, Ref), erase(Ref))).
 
-%!  bounded_get_message(+Queue, ?Message) is det.
+%!  bounded_get_message(+Queue, ?Message, +Options) is semidet.
 %
-%   thread_get_message/2, but never waiting past the deadline of the
-%   request that runs it (a wait where signals are blocked would never
-%   end otherwise).
-bounded_get_message(Queue, Message) :-
-    (   nb_current('$pt_deadline', Deadline),
-        number(Deadline)
-    ->  get_time(Now),
-        Left is max(0, Deadline - Now + 0.05),
-        (   system:thread_get_message(Queue, Message, [timeout(Left)])
-        ->  true
-        ;   throw(time_limit_exceeded)
+%   thread_get_message/3 (Options: timeout(Seconds), deadline(Stamp)),
+%   but never waiting past the deadline of the request that runs it.
+%
+%   It never blocks in thread_get_message itself: in SWI-Prolog 9.0.4 a
+%   thread whose signals are blocked (a cleanup handler) and that has a
+%   signal pending (the request's alarm) spins at full speed inside
+%   thread_get_message, whatever timeout it was given, and never
+%   returns. So it looks at the queue with thread_peek_message/2 and
+%   sleeps between looks (1 ms at first, doubling to 20 ms): sleep/1
+%   returns in that state. A message can wait up to 20 ms longer than it
+%   would otherwise; session threads are the exception (allow_threads),
+%   so no common path pays it.
+
+bounded_get_message(Queue, Message, Options) :-
+    get_time(Now),
+    (   option(deadline(Until0), Options)
+    ->  true
+    ;   option(timeout(Seconds), Options)
+    ->  must_be(number, Seconds),
+        Until0 is Now + Seconds
+    ;   Until0 = inf
+    ),
+    (   nb_current('$pt_deadline', Deadline0),
+        number(Deadline0)
+    ->  Deadline is Deadline0 + 0.05
+    ;   Deadline = inf
+    ),
+    poll_message(Queue, Message, Until0, Deadline, 0.001).
+
+poll_message(Queue, Message, Until, Deadline, Wait) :-
+    (   system:thread_peek_message(Queue, Message),
+        system:thread_get_message(Queue, Message, [timeout(0)])
+    ->  true
+    ;   get_time(Now),
+        (   Deadline \== inf,
+            Now >= Deadline
+        ->  throw(time_limit_exceeded)
+        ;   Until \== inf,
+            Now >= Until
+        ->  fail
+        ;   earliest([Until, Deadline], Now + Wait, End),
+            Sleep is max(0, End - Now),
+            system:sleep(Sleep),
+            Next is min(0.02, Wait * 2),
+            poll_message(Queue, Message, Until, Deadline, Next)
         )
-    ;   system:thread_get_message(Queue, Message)
     ).
+
+earliest([], End0, End) :-
+    End is End0.
+earliest([inf|Ts], End0, End) :-
+    !,
+    earliest(Ts, End0, End).
+earliest([T|Ts], End0, End) :-
+    End1 is min(T, End0),
+    earliest(Ts, End1, End).
 
 %!  bounded_sleep(+Seconds) is det.
 %

@@ -22,7 +22,6 @@ import dev.langchain4j.model.openai.OpenAiChatModel;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +36,7 @@ import java.util.function.Predicate;
  * {@code make demo}: the Formalizer agent of the PrologMCP paper on PARARULE-Plus.
  *
  * <p>Without options it evaluates {@code sample.jsonl}, {@code sample-counterfactual.jsonl} and
- * {@code diverging.jsonl} (in {@code ../shared/data/pararule-plus}, or the {@code data} folder under
- * {@code -Dprologtool.shared=DIR}) with the deterministic {@link TemplateFormalizer} in three semantics:
+ * {@code diverging.jsonl} (the repository's {@code data/pararule-plus}, bundled on the classpath) with the deterministic {@link TemplateFormalizer} in three semantics:
  * the paper's reading of negation ({@code initially/2}), standard negation as failure with tabling, and
  * plain untabled SLDNF under an inference limit, through the {@link FormalizerAgent}. The questions on one
  * context share a fresh session per semantics ({@link FormalizerAgent#solveAll}); several contexts run in
@@ -152,10 +150,9 @@ public final class Demo {
 
     private int run(PrintStream err) throws IOException {
         long t0 = System.nanoTime();
-        Path dir = PararuleQuestion.dataDir();
         Map<String, List<PararuleQuestion>> files = new LinkedHashMap<>();
         for (String f : FILES) {
-            List<PararuleQuestion> qs = PararuleQuestion.read(dir.resolve(f));
+            List<PararuleQuestion> qs = PararuleQuestion.bundled(f);
             files.put(f, PararuleQuestion.spread(qs, options.limit));
         }
         List<PararuleQuestion> all = files.values().stream().flatMap(List::stream).toList();
@@ -163,7 +160,7 @@ public final class Demo {
         out.println("PARARULE-Plus through prologtool: the Formalizer agent of the PrologMCP paper");
         out.println(ATTRIBUTION);
         out.println();
-        out.print("data: " + dir + ":");
+        out.print("data: PARARULE-Plus (data/pararule-plus, bundled):");
         files.forEach((f, qs) -> out.print(" " + f + " (" + qs.size() + ")"));
         out.println();
         Optional<ChatModel> model = Optional.empty();

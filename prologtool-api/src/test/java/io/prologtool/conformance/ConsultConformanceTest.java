@@ -11,7 +11,6 @@ import io.prologtool.json.TermJson;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -163,7 +162,7 @@ public abstract class ConsultConformanceTest extends BackendFixture {
 
     @Test
     void llmWrittenProgramsLoadWithDiagnosticsInsideTheirText() throws IOException {
-        List<String> lines = Files.readAllLines(SharedData.file("llm-programs/game-rules.jsonl"));
+        List<String> lines = TestData.lines("llm-programs/game-rules.jsonl");
         assertThat(lines).hasSize(50);
         int withDiagnostics = 0;
         for (String line : lines) {

@@ -9,14 +9,13 @@ import io.prologtool.json.TermJson;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The 30 prolog-reasoner problems ({@code shared/data/prolog-reasoner/problems.json}) and a check of a
+ * The 30 prolog-reasoner problems ({@code data/prolog-reasoner/problems.json}) and a check of a
  * goal's result against each one's expected answer.
  */
 public final class Problems {
@@ -31,7 +30,7 @@ public final class Problems {
     /** All problems in file order. */
     public static List<Problem> all() {
         try {
-            JsonNode root = TermJson.mapper().readTree(Files.readString(SharedData.file("prolog-reasoner/problems.json")));
+            JsonNode root = TermJson.mapper().readTree(TestData.text("prolog-reasoner/problems.json"));
             List<Problem> out = new ArrayList<>();
             for (JsonNode p : root.get("problems")) {
                 out.add(new Problem(p.get("id").asText(), p.get("prolog_code").asText(), p.get("query").asText(),

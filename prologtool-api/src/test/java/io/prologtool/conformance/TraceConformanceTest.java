@@ -436,7 +436,7 @@ public abstract class TraceConformanceTest extends BackendFixture {
     @Test
     void everyReasonerProblemTracesToTheSameAnswer() throws Exception {
         JsonNode problems = TermJson.mapper().readTree(
-                SharedData.file("prolog-reasoner/problems.json").toFile()).path("problems");
+                TestData.text("prolog-reasoner/problems.json")).path("problems");
         assertThat(problems.size()).isGreaterThanOrEqualTo(30);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {

@@ -57,6 +57,11 @@ public final class JplBackend implements PrologBackend {
         this.queueTimeout = b.queueTimeout;
     }
 
+    /** The embedded Prolog this handle uses (for tests). */
+    JplRuntime runtime() {
+        return runtime;
+    }
+
     /**
      * A handle on this JVM's embedded Prolog with the default settings, starting it on first use.
      *

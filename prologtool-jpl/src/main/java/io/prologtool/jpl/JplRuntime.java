@@ -4,13 +4,9 @@ import com.sun.jna.Library;
 import com.sun.jna.NativeLibrary;
 import io.prologtool.PrologToolException;
 import io.prologtool.PrologUnavailableException;
+import io.prologtool.jpl.internal.JplBridge;
+import io.prologtool.jpl.internal.JplCallException;
 import io.prologtool.spi.Harness;
-import org.jpl7.Atom;
-import org.jpl7.Compound;
-import org.jpl7.JPL;
-import org.jpl7.Query;
-import org.jpl7.Term;
-import org.jpl7.Variable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -94,6 +90,8 @@ final class JplRuntime {
     }
 
     private final SwiplInstallation installation;
+    /** JPL's API, with its classes from the installation (see {@link JplClasses}). */
+    private final JplBridge jpl;
     private final int workers;
     private final ScheduledThreadPoolExecutor control;
     private final HandoffQueue<Call> queue = new HandoffQueue<>(QUEUE_CAPACITY);
@@ -111,8 +109,9 @@ final class JplRuntime {
     private long nextAbandonedSweep;
     private static final Duration ABANDONED_SWEEP = Duration.ofSeconds(1);
 
-    private JplRuntime(SwiplInstallation installation, Settings settings) {
+    private JplRuntime(SwiplInstallation installation, JplBridge jpl, Settings settings) {
         this.installation = installation;
+        this.jpl = jpl;
         this.workers = settings.workers() != null ? settings.workers() : DEFAULT_WORKERS;
         this.control = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "prologtool-jpl-control"));
         this.control.setRemoveOnCancelPolicy(true);
@@ -155,7 +154,8 @@ final class JplRuntime {
                         + failure.getMessage(), failure);
             }
             SwiplInstallation inst = SwiplInstallation.locate(wanted.swipl());
-            JplRuntime rt = new JplRuntime(inst, wanted);
+            JplBridge bridge = JplClasses.bridge(inst); // nothing native yet: a missing jar may be installed later
+            JplRuntime rt = new JplRuntime(inst, bridge, wanted);
             try {
                 rt.start();
             } catch (RuntimeException e) {
@@ -192,6 +192,15 @@ final class JplRuntime {
         return workers;
     }
 
+    /** The class loader that JPL's classes came from (the installation's jar, or the classpath). */
+    ClassLoader jplClassLoader() {
+        try {
+            return Class.forName("org.jpl7.JPL", false, jpl.getClass().getClassLoader()).getClassLoader();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("JPL's classes vanished", e);
+        }
+    }
+
     /** Calls running in Prolog now (including calls whose callers gave up on them). */
     int running() {
         return running.get();
@@ -200,11 +209,6 @@ final class JplRuntime {
     // ---------------------------------------------------------------- start
 
     private void start() {
-        try {
-            Class.forName("org.jpl7.JPL");
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw SwiplInstallation.unavailable("JPL's jar (org.jpl7.JPL) is not on the classpath", e);
-        }
         runOnControl(this::initialise);
         CountDownLatch ready = new CountDownLatch(workers);
         AtomicReference<Throwable> workerFailure = new AtomicReference<>();
@@ -242,11 +246,9 @@ final class JplRuntime {
                     + " could not be loaded (" + e.getMessage() + ")", e);
         }
         try {
-            JPL.setNativeLibraryPath(installation.libjpl().toString());
-            JPL.setDefaultInitArgs(new String[]{
+            jpl.init(installation.libjpl(), new String[]{
                     "swipl", "--home=" + installation.home(), "--no-signals", "--no-packs", "--no-tty",
                     "-q", "-f", "none", "-g", "true"});
-            JPL.init();
         } catch (UnsatisfiedLinkError e) {
             throw SwiplInstallation.unavailable("JPL's library " + installation.libjpl()
                     + " could not be loaded (" + e.getMessage() + ")", e);
@@ -254,7 +256,7 @@ final class JplRuntime {
             throw SwiplInstallation.unavailable("SWI-Prolog could not be started in this JVM (" + e + ")", e);
         }
         // A failure inside JPL would otherwise enter the debugger, which reads stdin (FACTS, "JPL").
-        require(Query.hasSolution("set_prolog_flag(debug_on_error, false)"), "set debug_on_error");
+        require(jpl.hasSolution("set_prolog_flag(debug_on_error, false)"), "set debug_on_error");
         Path dir = null;
         try {
             dir = Files.createTempDirectory("prologtool-jpl-");
@@ -273,21 +275,17 @@ final class JplRuntime {
         } finally {
             deleteQuietly(dir);
         }
-        require(Query.hasSolution("current_predicate(prologtool_harness:handle_request/2), "
+        require(jpl.hasSolution("current_predicate(prologtool_harness:handle_request/2), "
                 + "current_predicate(prologtool_jpl:request/4)"), "load the harness (see the errors above)");
-        require(Query.hasSolution("prologtool_jpl:setup_engine"), "set up the main engine");
+        require(jpl.hasSolution("prologtool_jpl:setup_engine"), "set up the main engine");
     }
 
-    private static void load(Path file) {
-        Query q = new Query(new Compound("load_files", new Term[]{
-                new Atom(file.toString()), org.jpl7.Util.textToTerm("[silent(true)]")}));
+    private void load(Path file) {
         try {
-            require(q.hasSolution(), "load " + file.getFileName());
-        } catch (org.jpl7.JPLException e) {
+            require(jpl.loadFile(file), "load " + file.getFileName());
+        } catch (JplCallException e) {
             throw new PrologToolException("the embedded SWI-Prolog could not load " + file.getFileName() + ": "
                     + e.getMessage(), e);
-        } finally {
-            q.close();
         }
     }
 
@@ -317,15 +315,16 @@ final class JplRuntime {
         // The anchor attaches a pool engine to this thread until the thread ends: every request is a
         // query nested inside it, so this engine never runs on another thread, nor this thread on
         // another engine.
-        Query anchor = new Query("true");
+        Runnable closeAnchor = null;
         try {
-            if (!anchor.hasMoreSolutions()) {
-                throw new PrologToolException("the anchor query failed");
-            }
+            closeAnchor = jpl.openAnchor();
             oneShot("prologtool_jpl:setup_engine");
         } catch (Throwable t) {
             failed.compareAndSet(null, t);
             ready.countDown();
+            if (closeAnchor != null) {
+                closeAnchor.run();
+            }
             return;
         }
         ready.countDown();
@@ -365,7 +364,7 @@ final class JplRuntime {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            anchor.close();
+            closeAnchor.run();
         }
     }
 
@@ -374,33 +373,15 @@ final class JplRuntime {
         return queue.take(inFlight.get() < CORES ? POLL_NANOS : 0);
     }
 
-    private static void oneShot(String goal) {
-        Query q = new Query(goal);
-        try {
-            if (!q.hasSolution()) {
-                throw new PrologToolException("the goal " + goal + " failed");
-            }
-        } finally {
-            q.close();
+    private void oneShot(String goal) {
+        if (!jpl.hasSolution(goal)) {
+            throw new PrologToolException("the goal " + goal + " failed");
         }
     }
 
     /** prologtool_jpl:request(Ticket, Budget, RequestText, Reply): the only predicate requests call. */
-    private static String request(Call c) {
-        Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
-                new Compound("request", new Term[]{
-                        new org.jpl7.Integer(c.ticket), new org.jpl7.Float(c.budgetSeconds),
-                        new Atom(c.text), new Variable("Reply")})}));
-        try {
-            Map<String, Term> solution = q.oneSolution();
-            Term reply = solution == null ? null : solution.get("Reply");
-            if (!(reply instanceof Atom)) {
-                throw new PrologToolException("the harness gave no reply text (" + reply + ")");
-            }
-            return reply.name();
-        } finally {
-            q.close();
-        }
+    private String request(Call c) {
+        return jpl.request(ENTRY_MODULE, c.ticket, c.budgetSeconds, c.text);
     }
 
     // ---------------------------------------------------------------- interrupts
@@ -452,16 +433,8 @@ final class JplRuntime {
     }
 
     /** On the control thread: prologtool_jpl:interrupt(Ticket). */
-    private static void interrupt(long ticket) {
-        Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
-                new Compound("interrupt", new Term[]{new org.jpl7.Integer(ticket)})}));
-        try {
-            q.hasSolution();
-        } catch (RuntimeException ignored) {
-            // the request may have ended in the meantime; the next tick tries again if not
-        } finally {
-            q.close();
-        }
+    private void interrupt(long ticket) {
+        jpl.callQuietly(ENTRY_MODULE, "interrupt", ticket);
     }
 
     /** The number of modules in the embedded Prolog (asked on the control thread). */
@@ -479,15 +452,8 @@ final class JplRuntime {
     }
 
     /** prologtool_jpl:Predicate(Count) on this thread (the control thread). */
-    private static int countHere(String predicate) {
-        Query q = new Query(new Compound(":", new Term[]{new Atom(ENTRY_MODULE),
-                new Compound(predicate, new Term[]{new Variable("Count")})}));
-        try {
-            Map<String, Term> s = q.oneSolution();
-            return s.get("Count").intValue();
-        } finally {
-            q.close();
-        }
+    private int countHere(String predicate) {
+        return jpl.count(ENTRY_MODULE, predicate);
     }
 
     private void runOnControl(Runnable r) {

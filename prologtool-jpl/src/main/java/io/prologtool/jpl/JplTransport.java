@@ -8,8 +8,7 @@ import io.prologtool.json.TermJson;
 import io.prologtool.spi.HarnessCrashedException;
 import io.prologtool.spi.HarnessTimeoutException;
 import io.prologtool.spi.HarnessTransport;
-import org.jpl7.JPLException;
-import org.jpl7.PrologException;
+import io.prologtool.jpl.internal.JplCallException;
 
 import java.time.Duration;
 import java.util.List;
@@ -187,16 +186,16 @@ final class JplTransport implements HarnessTransport {
     }
 
     private static RuntimeException failure(Throwable cause) {
-        if (cause instanceof PrologException pe) {
-            String ball = String.valueOf(pe.term());
+        if (cause instanceof JplCallException je && je.ball().isPresent()) {
+            String ball = je.ball().get();
             if ("time_limit_exceeded".equals(ball)) {
                 return new HarnessTimeoutException("the request was stopped at its time limit");
             }
             return new HarnessCrashedException("the embedded SWI-Prolog raised " + ball
-                    + " outside the harness; the session is kept", pe);
+                    + " outside the harness; the session is kept", je);
         }
-        if (cause instanceof JPLException je) {
-            return new HarnessCrashedException("JPL failed: " + je.getMessage(), je);
+        if (cause instanceof JplCallException je) {
+            return new HarnessCrashedException(je.getMessage(), je);
         }
         if (cause instanceof RuntimeException re) {
             return re;

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -24,6 +25,15 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
 
     /** The Debian packages that provide SWI-Prolog and JPL. */
     static final String PACKAGES = "swi-prolog-nox swi-prolog-java";
+
+    /** The Debian package that provides JPL's jar and native library. */
+    static final String JPL_PACKAGE = "swi-prolog-java";
+
+    /** The system property that names JPL's jar, overriding the lookup in the installation. */
+    static final String JAR_PROPERTY = "prologtool.jpl.jar";
+
+    /** Where Debian's {@code swi-prolog-java} puts JPL's jar besides the installation's own lib folder. */
+    static final Path SYSTEM_JAR = Path.of("/usr/share/java/jpl.jar");
 
     private static final Pattern VARIABLE = Pattern.compile("^(PL[A-Z]+)=\"(.*)\";\\s*$", Pattern.MULTILINE);
 
@@ -47,6 +57,39 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
             throw unavailable("SWI-Prolog's JPL library " + libjpl + " is missing");
         }
         return new SwiplInstallation(swipl, home, libswipl, libjpl);
+    }
+
+    /**
+     * JPL's jar for this installation: {@code -Dprologtool.jpl.jar=PATH} when set, else
+     * {@code <home>/lib/jpl.jar} (SWI-Prolog's own layout, also on Debian), else
+     * {@code /usr/share/java/jpl.jar} (Debian's {@code swi-prolog-java}).
+     *
+     * @throws PrologUnavailableException in one sentence naming the package to install
+     */
+    Path jplJar() {
+        return findJplJar(System.getProperty(JAR_PROPERTY), home, SYSTEM_JAR);
+    }
+
+    /** {@link #jplJar()} with its inputs spelled out, for tests. */
+    static Path findJplJar(String property, Path home, Path systemJar) {
+        if (property != null && !property.isBlank()) {
+            Path named = Path.of(property);
+            if (!Files.isRegularFile(named)) {
+                throw new PrologUnavailableException("JPL's jar " + named + " (named by -D" + JAR_PROPERTY
+                        + ") does not exist; install JPL with `apt-get install " + JPL_PACKAGE
+                        + "` or name an existing jpl.jar");
+            }
+            return named;
+        }
+        List<Path> tries = List.of(home.resolve("lib").resolve("jpl.jar"), systemJar);
+        for (Path p : tries) {
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        throw new PrologUnavailableException("JPL's jar was not found (looked at " + tries.get(0) + " and "
+                + tries.get(1) + "); install JPL with `apt-get install " + JPL_PACKAGE
+                + "` (Debian, Ubuntu) or name its jpl.jar with -D" + JAR_PROPERTY + "=PATH");
     }
 
     /** One sentence: what is missing, then how to install it. */

@@ -50,9 +50,13 @@ import java.util.Optional;
  *   <li>{@code --only cycles}: only measurement 1, the session cycles, with and without OS isolation
  *       (results in {@code docs/bench/cycles} unless {@code --out} says otherwise).</li>
  * </ul>
- * Finds {@code shared/data} beside the repository (or {@code -Dprologtool.shared=DIR}).
+ * Reads its data (the prolog-reasoner problems, the PARARULE-Plus sample) from the classpath: the
+ * repository's {@code data/} folder, bundled with the examples.
  */
 public final class Benchmarks {
+
+    /** The attribution the PARARULE-Plus licence asks for wherever results on it are shown. */
+    static final String ATTRIBUTION = io.prologtool.examples.Demo.ATTRIBUTION;
 
     private Benchmarks() {
     }
@@ -182,6 +186,8 @@ public final class Benchmarks {
             b.append(String.format(Locale.ROOT, "[%d] %s.%s%n", ++n, r.details(),
                     r.baseline().isEmpty() ? "" : " Baseline: " + r.baseline() + "."));
         }
+        b.append(String.format(Locale.ROOT, "%nData: the PARARULE-Plus sample (data/pararule-plus) and the prolog-reasoner "
+                + "problems (data/prolog-reasoner); see data/README.md.%n%s%n", ATTRIBUTION));
         return b.toString();
     }
 
@@ -208,6 +214,8 @@ public final class Benchmarks {
         }
         b.append("\nratio: how many times better than the baseline (baseline / ours for times and memory, ours / "
                 + "baseline for throughput). Details of each row: `results.csv`.\n");
+        b.append("\nData: the PARARULE-Plus sample (`data/pararule-plus`) and the prolog-reasoner problems "
+                + "(`data/prolog-reasoner`); see `data/README.md`. ").append(ATTRIBUTION).append('\n');
         return b.toString();
     }
 

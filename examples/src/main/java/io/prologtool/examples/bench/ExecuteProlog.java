@@ -3,7 +3,7 @@ package io.prologtool.examples.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.prologtool.PrologBackend;
 import io.prologtool.RuleBaseStore;
-import io.prologtool.examples.SharedData;
+import io.prologtool.examples.BundledData;
 import io.prologtool.jpl.JplBackend;
 import io.prologtool.json.TermJson;
 import io.prologtool.process.ProcessBackend;
@@ -92,9 +92,9 @@ final class ExecuteProlog {
     }
 
     private static List<Problem> problems() throws IOException {
-        Path file = SharedData.file("prolog-reasoner/problems.json");
+        String file = "data/prolog-reasoner/problems.json";
         List<Problem> problems = new ArrayList<>();
-        for (JsonNode p : TermJson.mapper().readTree(Files.readString(file)).get("problems")) {
+        for (JsonNode p : TermJson.mapper().readTree(BundledData.text("prolog-reasoner/problems.json")).get("problems")) {
             problems.add(new Problem(p.get("id").asText(), p.get("prolog_code").asText(), p.get("query").asText()));
         }
         if (problems.size() != 30) {

@@ -31,6 +31,6 @@ final class Numbers {
 
     /** A bound as written in a target: {@code 50}, {@code 1}, {@code 0.5}. */
     static String plain(double value) {
-        return new BigDecimal(value).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 }

@@ -38,7 +38,7 @@ final class PararuleThroughput {
     }
 
     static List<Row> measure(Plan plan, PrintStream log) throws IOException {
-        List<PararuleQuestion> all = PararuleQuestion.read(PararuleQuestion.dataDir().resolve("sample.jsonl"));
+        List<PararuleQuestion> all = PararuleQuestion.bundled("sample.jsonl");
         List<PararuleQuestion> qs = PararuleQuestion.spread(all, plan.pararuleQuestions());
         List<Row> rows = new ArrayList<>();
         rows.addAll(measure(plan, qs, "jpl", JplBackend::get, log));

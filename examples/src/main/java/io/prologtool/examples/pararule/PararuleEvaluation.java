@@ -26,7 +26,7 @@ import java.util.function.Predicate;
  * Runs a {@link FormalizerAgent} over PARARULE-Plus questions, several at once, and scores the answers.
  *
  * <pre>{@code
- * List<PararuleQuestion> qs = PararuleQuestion.read(Path.of("../shared/data/pararule-plus/sample.jsonl"));
+ * List<PararuleQuestion> qs = PararuleQuestion.bundled("sample.jsonl");
  * PararuleEvaluation.Report r = PararuleEvaluation.run(agent, qs, 4, p -> {});
  * r.accuracy();                       // 1.000 (200/200)
  * r.byDepth();                        // {2=1.000 (50/50), 3=..., 4=..., 5=...}

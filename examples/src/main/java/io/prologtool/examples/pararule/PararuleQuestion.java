@@ -2,7 +2,7 @@ package io.prologtool.examples.pararule;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.prologtool.examples.SharedData;
+import io.prologtool.examples.BundledData;
 import io.prologtool.examples.formalizer.Problem;
 
 import java.io.BufferedReader;
@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One PARARULE-Plus question as the files in {@code shared/data/pararule-plus} hold it (one JSON object
+ * One PARARULE-Plus question as the files in the repository's {@code data/pararule-plus} hold it (one JSON object
  * per line).
  *
  * @param id                    e.g. {@code NegationRule-D4-29677}
@@ -63,15 +63,18 @@ public record PararuleQuestion(String id, int depth, String ruleType, String dom
     }
 
     /**
-     * The folder that holds the PARARULE-Plus files: {@code <dir>/data/pararule-plus} for the system
-     * property {@code prologtool.shared=<dir>}, else {@code shared/data/pararule-plus} in the working
-     * directory or one of its parents (or beside one of them, as {@code ../shared} is beside the
-     * repository).
+     * Reads one of the PARARULE-Plus files bundled with the examples ({@code sample.jsonl},
+     * {@code sample-counterfactual.jsonl}, {@code diverging.jsonl}: the repository's
+     * {@code data/pararule-plus}, on the classpath under {@code prologtool/data/pararule-plus}).
      *
-     * @throws IllegalStateException when it is nowhere
+     * @throws IOException              when it cannot be read
+     * @throws IllegalStateException    when it is not on the classpath
+     * @throws IllegalArgumentException naming the line when a line is not such a question
      */
-    public static Path dataDir() {
-        return SharedData.file("pararule-plus/sample.jsonl").getParent();
+    public static List<PararuleQuestion> bundled(String fileName) throws IOException {
+        try (BufferedReader r = BundledData.reader("pararule-plus/" + fileName)) {
+            return read(r, fileName);
+        }
     }
 
     /**
@@ -81,20 +84,24 @@ public record PararuleQuestion(String id, int depth, String ruleType, String dom
      * @throws IllegalArgumentException naming the line when a line is not such a question
      */
     public static List<PararuleQuestion> read(Path file) throws IOException {
-        List<PararuleQuestion> out = new ArrayList<>();
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int n = 0;
-            while ((line = r.readLine()) != null) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    out.add(parse(JSON.readTree(line)));
-                } catch (IOException | RuntimeException e) {
-                    throw new IllegalArgumentException(file + ":" + n + ": not a PARARULE-Plus question: " + e.getMessage(), e);
-                }
+            return read(r, file.toString());
+        }
+    }
+
+    private static List<PararuleQuestion> read(BufferedReader r, String name) throws IOException {
+        List<PararuleQuestion> out = new ArrayList<>();
+        String line;
+        int n = 0;
+        while ((line = r.readLine()) != null) {
+            n++;
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                out.add(parse(JSON.readTree(line)));
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException(name + ":" + n + ": not a PARARULE-Plus question: " + e.getMessage(), e);
             }
         }
         return out;

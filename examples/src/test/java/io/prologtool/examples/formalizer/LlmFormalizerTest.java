@@ -7,7 +7,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.prologtool.PrologBackend;
 import io.prologtool.SessionRegistry;
-import io.prologtool.examples.langchain4j.ScriptedChatModel;
+import io.prologtool.langchain4j.ScriptedChatModel;
 import io.prologtool.process.ProcessBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

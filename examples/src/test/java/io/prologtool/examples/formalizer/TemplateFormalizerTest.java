@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.prologtool.examples.junit.PrologAssertions.assertThat;
+import static io.prologtool.junit.PrologAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class TemplateFormalizerTest {
@@ -126,7 +126,7 @@ class TemplateFormalizerTest {
     void everyDatasetQuestionTranslatesAndSampleProgramsLoadWithoutWarnings() throws IOException {
         List<PararuleQuestion> all = new ArrayList<>();
         for (String file : List.of("sample.jsonl", "sample-counterfactual.jsonl", "diverging.jsonl")) {
-            all.addAll(PararuleQuestion.read(PararuleQuestion.dataDir().resolve(file)));
+            all.addAll(PararuleQuestion.bundled(file));
         }
         assertThat(all).hasSize(700);
         for (TemplateFormalizer t : List.of(TemplateFormalizer.paper(), TemplateFormalizer.negationAsFailure(),

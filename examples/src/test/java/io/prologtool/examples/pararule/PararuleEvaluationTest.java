@@ -35,10 +35,9 @@ class PararuleEvaluationTest {
     static void start() throws IOException {
         backend = ProcessBackend.builder().poolSize(2).build();
         registry = SessionRegistry.builder(backend).build();
-        Path dir = PararuleQuestion.dataDir();
-        sample = PararuleQuestion.read(dir.resolve("sample.jsonl"));
-        counterfactual = PararuleQuestion.read(dir.resolve("sample-counterfactual.jsonl"));
-        diverging = PararuleQuestion.read(dir.resolve("diverging.jsonl"));
+        sample = PararuleQuestion.bundled("sample.jsonl");
+        counterfactual = PararuleQuestion.bundled("sample-counterfactual.jsonl");
+        diverging = PararuleQuestion.bundled("diverging.jsonl");
     }
 
     @AfterAll

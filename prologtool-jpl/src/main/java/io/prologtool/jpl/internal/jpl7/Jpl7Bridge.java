@@ -1,0 +1,133 @@
+package io.prologtool.jpl.internal.jpl7;
+
+import io.prologtool.jpl.internal.JplBridge;
+import io.prologtool.jpl.internal.JplCallException;
+import org.jpl7.Atom;
+import org.jpl7.Compound;
+import org.jpl7.JPL;
+import org.jpl7.JPLException;
+import org.jpl7.PrologException;
+import org.jpl7.Query;
+import org.jpl7.Term;
+import org.jpl7.Util;
+import org.jpl7.Variable;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@link JplBridge} over JPL 7. Only one Term crosses in each direction per request: the request text
+ * as an atom in, the reply text as an atom out (FACTS, "JPL"); every query is closed in {@code finally}.
+ * Loaded by the backend through a class loader that sees SWI-Prolog's {@code jpl.jar}.
+ */
+public final class Jpl7Bridge implements JplBridge {
+
+    /** Public and without arguments: the backend instantiates it reflectively. */
+    public Jpl7Bridge() {
+    }
+
+    @Override
+    public void init(Path libjpl, String[] initArgs) {
+        JPL.setNativeLibraryPath(libjpl.toString());
+        JPL.setDefaultInitArgs(initArgs.clone());
+        JPL.init();
+    }
+
+    @Override
+    public boolean hasSolution(String goal) {
+        Query q = new Query(goal);
+        try {
+            return q.hasSolution();
+        } catch (JPLException e) {
+            throw translate(e);
+        } finally {
+            q.close();
+        }
+    }
+
+    @Override
+    public boolean loadFile(Path file) {
+        Query q = new Query(new Compound("load_files", new Term[]{
+                new Atom(file.toString()), Util.textToTerm("[silent(true)]")}));
+        try {
+            return q.hasSolution();
+        } catch (JPLException e) {
+            throw translate(e);
+        } finally {
+            q.close();
+        }
+    }
+
+    @Override
+    public Runnable openAnchor() {
+        Query anchor = new Query("true");
+        try {
+            if (!anchor.hasMoreSolutions()) {
+                anchor.close();
+                throw new JplCallException(null, "the anchor query failed", null);
+            }
+        } catch (JPLException e) {
+            anchor.close();
+            throw translate(e);
+        }
+        return anchor::close;
+    }
+
+    @Override
+    public String request(String module, long ticket, double budgetSeconds, String requestText) {
+        Query q = new Query(new Compound(":", new Term[]{new Atom(module),
+                new Compound("request", new Term[]{
+                        new org.jpl7.Integer(ticket), new org.jpl7.Float(budgetSeconds),
+                        new Atom(requestText), new Variable("Reply")})}));
+        try {
+            Map<String, Term> solution = q.oneSolution();
+            Term reply = solution == null ? null : solution.get("Reply");
+            if (!(reply instanceof Atom)) {
+                throw new JplCallException(null, "the harness gave no reply text (" + reply + ")", null);
+            }
+            return reply.name();
+        } catch (JPLException e) {
+            throw translate(e);
+        } finally {
+            q.close();
+        }
+    }
+
+    @Override
+    public void callQuietly(String module, String predicate, long ticket) {
+        Query q = new Query(new Compound(":", new Term[]{new Atom(module),
+                new Compound(predicate, new Term[]{new org.jpl7.Integer(ticket)})}));
+        try {
+            q.hasSolution();
+        } catch (RuntimeException ignored) {
+            // the caller tries again if it still matters
+        } finally {
+            q.close();
+        }
+    }
+
+    @Override
+    public int count(String module, String predicate) {
+        Query q = new Query(new Compound(":", new Term[]{new Atom(module),
+                new Compound(predicate, new Term[]{new Variable("Count")})}));
+        try {
+            Map<String, Term> s = q.oneSolution();
+            if (s == null) {
+                throw new JplCallException(null, module + ":" + predicate + "/1 failed", null);
+            }
+            return s.get("Count").intValue();
+        } catch (JPLException e) {
+            throw translate(e);
+        } finally {
+            q.close();
+        }
+    }
+
+    private static JplCallException translate(RuntimeException e) {
+        if (e instanceof PrologException pe) {
+            String ball = String.valueOf(pe.term());
+            return new JplCallException(ball, "Prolog raised " + ball, e);
+        }
+        return new JplCallException(null, "JPL failed: " + e.getMessage(), e);
+    }
+}
