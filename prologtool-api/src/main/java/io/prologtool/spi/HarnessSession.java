@@ -156,11 +156,26 @@ public final class HarnessSession implements PrologSession {
             try {
                 reply = t.call(req, options.consultTimeLimit().plus(grace));
             } catch (HarnessTimeoutException | HarnessCrashedException e) {
-                journal.add(req); // it may have half-loaded; replaying it is what the user asked for
-                return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
+                // It may have half-loaded, and replaying it is what the user asked for: the session is
+                // restored now, with it. If it stops the fresh Prolog as well, it is dropped, and this
+                // reply says so; either way the next call finds the session ready.
+                journal.add(req);
+                List<Diagnostic> out = new ArrayList<>();
+                out.add(new Diagnostic(Severity.ERROR, "load_error",
                         "session_crashed: the Prolog serving this session stopped while loading ("
-                                + e.getMessage() + "); the session is restored on the next call",
-                        0, 0)), "", false);
+                                + e.getMessage() + ")", 0, 0));
+                try {
+                    liveTransport();
+                    out.add(new Diagnostic(Severity.INFO, "other", "The session was restored in a fresh Prolog, "
+                            + "with this text loaded again.", 0, 0));
+                } catch (JournalDroppedException dropped) {
+                    out.add(new Diagnostic(Severity.ERROR, "session_crashed", dropped.getMessage()
+                            .replace(" Nothing of this call was run; call again.", ""), 0, 0));
+                } catch (HarnessCrashedException | HarnessTimeoutException again) {
+                    out.add(new Diagnostic(Severity.ERROR, "session_crashed", "The session could not be restored "
+                            + "yet (" + again.getMessage() + "); it is tried again on the next call.", 0, 0));
+                }
+                return new ConsultResult(out, "", false);
             }
             requireOk(reply, "consult");
             journal.add(req);

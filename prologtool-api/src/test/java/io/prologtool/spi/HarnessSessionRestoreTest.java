@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class HarnessSessionRestoreTest {
 
     /** A transport that answers ok to everything, and dies on a consult whose text contains "die". */
-    static final class Scripted implements HarnessTransport {
+    static class Scripted implements HarnessTransport {
         final List<String> seen = new ArrayList<>();
         boolean alive = true;
 
@@ -66,16 +66,49 @@ class HarnessSessionRestoreTest {
         };
         HarnessSession s = HarnessSession.open("s1", SessionOptions.defaults(), supply, Duration.ZERO, () -> { });
         s.consult("a.");
-        s.consult("die.");          // stops the first Prolog; journalled, as it may have half-loaded
-        // Restore: replaying "die." stops the second Prolog; it is dropped and a third gets "a." only.
-        assertThat(s.consult("b.").messages()).singleElement().satisfies(d -> assertThat(d.message())
-                .contains("restored without part of its program").contains("Nothing of this call was run"));
+        // "die." stops the first Prolog; the session is restored at once, and replaying "die." stops the
+        // second as well: it is dropped, and a third Prolog gets "a." only. The consult's reply says so.
+        assertThat(s.consult("die.").messages()).extracting(d -> d.message())
+                .anyMatch(m -> m.contains("stopped while loading"))
+                .anyMatch(m -> m.contains("Dropped from session s1") && m.contains("starting \"die.\"")
+                        && m.contains("stopped the Prolog"));
         assertThat(made).hasSize(3);
         assertThat(made.get(2).seen).containsExactly("open:", "consult:a.");
         assertThat(s.consult("b.").messages()).isEmpty();
+        assertThat(made).hasSize(3);
         assertThat(s.messages(io.prologtool.Severity.INFO)).anySatisfy(d ->
                 assertThat(d.message()).contains("Dropped from session s1").contains("starting \"die.\""));
         assertThat(s.isOpen()).isTrue();
+    }
+
+    @Test
+    void anEntryDroppedOnALaterRestoreIsReportedByTheCallThatMetIt() {
+        List<Scripted> made = new ArrayList<>();
+        boolean[] poison = {false};
+        Supplier<HarnessTransport> supply = () -> {
+            Scripted t = new Scripted() {
+                @Override
+                public JsonNode call(ObjectNode request, Duration timeout) {
+                    if (poison[0] && request.path("text").asText("").equals("flaky.")) {
+                        alive = false;
+                        throw new HarnessCrashedException("killed by the OOM killer");
+                    }
+                    return super.call(request, timeout);
+                }
+            };
+            made.add(t);
+            return t;
+        };
+        HarnessSession s = HarnessSession.open("s3", SessionOptions.defaults(), supply, Duration.ZERO, () -> { });
+        s.consult("a.");
+        s.consult("flaky.");
+        made.get(0).alive = false;          // the child dies between calls
+        poison[0] = true;
+        var r = s.goal("a").run();
+        assertThat(r.error()).hasValueSatisfying(e -> assertThat(e.message())
+                .contains("starting \"flaky.\"").contains("killed by the OOM killer").contains("call again"));
+        assertThat(s.goal("a").run().succeeded()).isTrue();
+        assertThat(made.get(made.size() - 1).seen).containsExactly("open:", "consult:a.", "goal:");
     }
 
     @Test
@@ -89,8 +122,7 @@ class HarnessSessionRestoreTest {
             return new Scripted();
         };
         HarnessSession s = HarnessSession.open("s2", SessionOptions.defaults(), supply, Duration.ZERO, closed::incrementAndGet);
-        s.consult("die.");
-        assertThatThrownBy(() -> s.goal("true").run())
+        assertThatThrownBy(() -> s.consult("die."))
                 .isInstanceOf(SessionClosedException.class)
                 .hasMessageContaining("could not be restored").hasMessageContaining("swipl is gone from the far host");
         assertThat(s.isOpen()).isFalse();

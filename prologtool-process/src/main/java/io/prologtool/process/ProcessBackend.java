@@ -34,6 +34,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on its stdin and stdout. A child that dies or ignores its time limit is stopped and replaced, and
  * the session is restored from its journal on the next call.
  *
+ * <p>Each child leads a process group of its own, killed as a whole; runs under an address-space
+ * limit ({@link Builder#addressSpaceLimit}); may write at most {@link Builder#maxReplyBytes} per
+ * protocol line; and, for sandboxed sessions where the machine allows it, runs under OS isolation
+ * ({@link Builder#isolation}: another user, no network, a private {@code /tmp}). The harness reaches
+ * a child over its stdin, so a child may run behind any launcher ({@link Builder#commandPrefix},
+ * {@link Isolation#custom}). A backend not closed before the JVM exits is cleaned up by a shutdown
+ * hook (children killed, work folder removed).
+ *
  * <pre>{@code
  * try (PrologBackend backend = ProcessBackend.builder().build();
  *      PrologSession s = backend.open()) {

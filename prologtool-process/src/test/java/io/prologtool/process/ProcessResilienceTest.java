@@ -59,14 +59,10 @@ class ProcessResilienceTest {
              PrologSession s = backend.open()) {
             s.consult("kept(1).");
             ConsultResult killer = s.consult("killer.\n:- shell('kill -9 $PPID').\n");
-            assertThat(killer.messages()).extracting(Diagnostic::message).anyMatch(m -> m.contains("session_crashed"));
-
-            GoalResult restored = s.goal("kept(X)").run();
-            assertThat(restored.outcome()).isEqualTo(Outcome.ERROR);
-            assertThat(restored.error().orElseThrow().kind()).isEqualTo("session_crashed");
-            assertThat(restored.error().orElseThrow().message())
-                    .contains("Dropped from session").contains("starting \"killer.\"")
-                    .contains("stopped the Prolog").contains("call again");
+            assertThat(killer.messages()).extracting(Diagnostic::message)
+                    .anyMatch(m -> m.contains("session_crashed"))
+                    .anyMatch(m -> m.contains("Dropped from session") && m.contains("starting \"killer.\"")
+                            && m.contains("stopped the Prolog"));
 
             GoalResult again = s.goal("kept(X)").run();
             assertThat(again.outcome()).isEqualTo(Outcome.SUCCESS);
@@ -86,9 +82,8 @@ class ProcessResilienceTest {
              PrologSession s = backend.open(opts)) {
             s.consult("kept(1).");
             s.consult("looper.\n:- setup_call_cleanup(true, true, (repeat, sleep(0.01), fail)).\n");
-            GoalResult first = s.goal("kept(X)").run();
-            GoalResult second = first.succeeded() ? first : s.goal("kept(X)").run();
-            assertThat(second.outcome()).as("%s then %s", first, second).isEqualTo(Outcome.SUCCESS);
+            GoalResult r = s.goal("kept(X)").run();
+            assertThat(r.outcome()).as("%s", r).isEqualTo(Outcome.SUCCESS);
             assertThat(s.goal("kept(1)").run().succeeded()).isTrue();
         }
     }
