@@ -107,9 +107,6 @@ class BenchmarksTest {
         assertThat(targets).containsOnly(Map.entry("cycle/jpl", "< 1 ms"), Map.entry("cycle_warm_pool/process", "< 5 ms"),
                 Map.entry("roundtrip/jpl", "< 50 µs"), Map.entry("roundtrip/process", "< 150 µs"),
                 Map.entry("execute_prolog/jpl", ">= 20x"), Map.entry("execute_prolog/process", ">= 20x"));
-        // the leak check's bound is 10% above the RSS its run measured after the first 1,000 cycles
-        assertThat(readCsv(dir.resolve("results.csv"))).filteredOn(r -> r.get("id").equals("memory_cycles"))
-                .singleElement().satisfies(r -> assertThat(r.get("target")).matches("< \\d+(\\.\\d{1,3})? MB"));
         assertThat(readCsv(dir.resolve("results.csv"))).filteredOn(r -> !r.get("target").isEmpty())
                 .allSatisfy(r -> assertThat(r.get("target_met")).isIn("met", "missed"));
     }
