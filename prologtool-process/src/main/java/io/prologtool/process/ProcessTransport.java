@@ -165,7 +165,7 @@ final class ProcessTransport implements HarnessTransport {
         process.onExit().orTimeout(2, TimeUnit.SECONDS).whenComplete((p, timeout) -> {
             if (timeout != null) {
                 kill();
-            } else {
+            } else if (groupHasMembers()) {
                 killGroup(); // what the session started in the background dies with it
             }
         });
@@ -189,6 +189,35 @@ final class ProcessTransport implements HarnessTransport {
             process.waitFor(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Whether any process is left in the child's process group, read from /proc (no process is
+     * started for the common case of a session that left nothing behind); true where /proc cannot tell.
+     */
+    private boolean groupHasMembers() {
+        if (killCommand == null) {
+            return false;
+        }
+        String pgid = Long.toString(process.pid());
+        try (var dirs = java.nio.file.Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path d : dirs) {
+                String stat;
+                try {
+                    stat = java.nio.file.Files.readString(d.resolve("stat"), StandardCharsets.ISO_8859_1);
+                } catch (IOException | RuntimeException gone) {
+                    continue; // ended meanwhile
+                }
+                // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", 4);
+                if (f.length > 2 && f[2].equals(pgid)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException | RuntimeException e) {
+            return true;
         }
     }
 

@@ -48,7 +48,10 @@ import java.util.Optional;
  *       from the repository root, the nearest directory up with a {@code pom.xml} that lists modules);</li>
  *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM);</li>
  *   <li>{@code --only cycles}: only measurement 1, the session cycles, with and without OS isolation
- *       (results in {@code docs/bench/cycles} unless {@code --out} says otherwise).</li>
+ *       (results in {@code docs/bench/cycles} unless {@code --out} says otherwise);</li>
+ *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
+ *       machine where a child takes longer than that to start, the pool runs dry and the row measures
+ *       spawns, so give it more.</li>
  * </ul>
  * Reads its data (the prolog-reasoner problems, the PARARULE-Plus sample) from the classpath: the
  * repository's {@code data/} folder, bundled with the examples.
@@ -68,7 +71,7 @@ public final class Benchmarks {
      * @param out           where the results go; empty for {@code docs/bench} in the repository
      * @param jplMemory     whether to measure JPL memory in a child JVM
      */
-    record Options(boolean quick, Optional<Path> out, boolean jplMemory, Optional<String> only) {
+    record Options(boolean quick, Optional<Path> out, boolean jplMemory, Optional<String> only, long poolPause) {
 
         static Options parse(String... args) {
             List<String> words = CommandLine.words(args);
@@ -76,9 +79,16 @@ public final class Benchmarks {
             boolean jplMemory = true;
             Optional<Path> out = Optional.empty();
             Optional<String> only = Optional.empty();
+            long poolPause = Plan.POOL_PAUSE_MILLIS;
             for (int i = 0; i < words.size(); i++) {
                 switch (words.get(i)) {
                     case "--quick" -> quick = true;
+                    case "--pool-pause" -> {
+                        if (i + 1 >= words.size() || !words.get(i + 1).matches("\\d{1,5}")) {
+                            throw new IllegalArgumentException("--pool-pause needs milliseconds");
+                        }
+                        poolPause = Long.parseLong(words.get(++i));
+                    }
                     case "--only" -> {
                         if (i + 1 >= words.size() || !words.get(i + 1).equals("cycles")) {
                             throw new IllegalArgumentException("--only takes one measurement name: cycles");
@@ -95,7 +105,7 @@ public final class Benchmarks {
                     default -> throw new IllegalArgumentException("unknown option " + words.get(i));
                 }
             }
-            return new Options(quick, out, jplMemory, only);
+            return new Options(quick, out, jplMemory, only, poolPause);
         }
 
         Plan plan() {
@@ -124,7 +134,7 @@ public final class Benchmarks {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
-            System.err.println("usage: Benchmarks [--quick] [--out DIR] [--skip-jpl-memory] [--only cycles]");
+            System.err.println("usage: Benchmarks [--quick] [--out DIR] [--skip-jpl-memory] [--only cycles] [--pool-pause MS]");
             System.exit(2);
             return;
         }
@@ -143,7 +153,7 @@ public final class Benchmarks {
         log.println("[bench] " + (plan.quick() ? "quick run" : "full run") + " on " + machine.line());
 
         List<Row> rows = new ArrayList<>();
-        rows.addAll(SessionCycles.measure(plan, swipl, log));
+        rows.addAll(SessionCycles.measure(plan, swipl, log, options.poolPause()));
         if (options.only().isEmpty()) {
             rows.addAll(RoundTrips.measure(plan, swipl, log));
             rows.addAll(ExecuteProlog.measure(plan, swipl, log));
@@ -151,7 +161,8 @@ public final class Benchmarks {
             rows.addAll(MemoryFootprint.measure(plan, swipl, log));
         }
 
-        String args = ((plan.quick() ? "--quick " : "") + options.only().map(o -> "--only " + o).orElse("")).strip();
+        String args = ((plan.quick() ? "--quick " : "") + options.only().map(o -> "--only " + o + " ").orElse("")
+                + (options.poolPause() != Plan.POOL_PAUSE_MILLIS ? "--pool-pause " + options.poolPause() : "")).strip();
         String command = "make bench" + (args.isEmpty() ? "" : " BENCH_ARGS=" + (args.contains(" ") ? "\"" + args + "\"" : args));
         double seconds = (System.nanoTime() - t0) / 1e9;
         out.print(table(machine, rows, command, seconds));

@@ -43,6 +43,11 @@ final class SessionCycles {
     }
 
     static List<Row> measure(Plan plan, Path swipl, PrintStream log) throws Exception {
+        return measure(plan, swipl, log, Plan.POOL_PAUSE_MILLIS);
+    }
+
+    /** The same, with {@code poolPause} ms of untimed sleep before each warm-pool cycle. */
+    static List<Row> measure(Plan plan, Path swipl, PrintStream log, long poolPause) throws Exception {
         Summary base = baseline(plan, swipl, log);
 
         Timer.progress(log, "session cycle, jpl", plan.cycleJpl());
@@ -55,7 +60,7 @@ final class SessionCycles {
         Summary pooled;
         try (ProcessBackend backend = ProcessBackend.builder().isolation(Isolation.none()).poolSize(2).build()) {
             pooled = Summary.ofNanos(Timer.time(plan.cyclePool(), () -> cycle(backend),
-                    () -> Thread.sleep(Plan.POOL_PAUSE_MILLIS)), Unit.MILLIS);
+                    () -> Thread.sleep(poolPause)), Unit.MILLIS);
         }
 
         Timer.progress(log, "session cycle, process, child per open", plan.cycleChildPerOpen());
@@ -69,13 +74,13 @@ final class SessionCycles {
              ProcessBackend isolatedPerOpen = ProcessBackend.builder().isolation(Isolation.required()).build()) {
             Timer.progress(log, "session cycle, process, isolated, warm pool of 2", plan.cyclePool());
             Summary isoPooled = Summary.ofNanos(Timer.time(plan.cyclePool(), () -> cycle(isolatedPool, SANDBOXED),
-                    () -> Thread.sleep(Plan.POOL_PAUSE_MILLIS)), Unit.MILLIS);
+                    () -> Thread.sleep(poolPause)), Unit.MILLIS);
             Timer.progress(log, "session cycle, process, isolated, child per open", plan.cycleChildPerOpen());
             Summary isoPerOpen = Summary.ofNanos(Timer.time(plan.cycleChildPerOpen(),
                     () -> cycle(isolatedPerOpen, SANDBOXED)), Unit.MILLIS);
             String how = isolatedPerOpen.isolationInEffect().orElseThrow();
             isolated = List.of(
-                    Row.of("cycle_isolated_warm_pool", "sandboxed session cycle, isolated, warm pool of 2, 30 ms apart",
+                    Row.of("cycle_isolated_warm_pool", "sandboxed session cycle, isolated, warm pool of 2, " + poolPause + " ms apart",
                             "process", isoPooled, Unit.MILLIS,
                             "ProcessBackend.builder().isolation(Isolation.required()).poolSize(2), sandboxed sessions ("
                                     + how + "): the warm-pool cycle, children started through prlimit, unshare and setpriv",
@@ -93,8 +98,8 @@ final class SessionCycles {
                 Row.of("cycle", WHAT, "jpl", jpl, Unit.MILLIS,
                         "JplBackend.get(): open, consult the 20-clause edge/path program, run " + GOAL + ", close; back to back",
                         BASELINE, base).withTarget(Target.below(1)),
-                Row.of("cycle_warm_pool", "session cycle, warm pool of 2, 30 ms apart", "process", pooled, Unit.MILLIS,
-                        "ProcessBackend.builder().poolSize(2): the same cycle, with an untimed " + Plan.POOL_PAUSE_MILLIS
+                Row.of("cycle_warm_pool", "session cycle, warm pool of 2, " + poolPause + " ms apart", "process", pooled, Unit.MILLIS,
+                        "ProcessBackend.builder().poolSize(2): the same cycle, with an untimed " + poolPause
                                 + " ms sleep before each so that the pool refills, as for requests that arrive over time",
                         BASELINE, base).withTarget(Target.below(5)),
                 Row.of("cycle_child_per_open", "session cycle, child per open (saved state)", "process", perOpen,
