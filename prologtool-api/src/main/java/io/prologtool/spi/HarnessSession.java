@@ -164,6 +164,9 @@ public final class HarnessSession implements PrologSession {
                 out.add(new Diagnostic(Severity.ERROR, "load_error",
                         "session_crashed: the Prolog serving this session stopped while loading ("
                                 + e.getMessage() + ")", 0, 0));
+                if (transport.isAlive()) { // the backend kept its Prolog: nothing to restore
+                    return new ConsultResult(out, "", false);
+                }
                 try {
                     liveTransport();
                     out.add(new Diagnostic(Severity.INFO, "other", "The session was restored in a fresh Prolog, "
