@@ -397,6 +397,13 @@ public final class Demo {
         r.results().stream().filter(x -> !x.correct()).limit(3).forEach(x -> out.println("  wrong: " + x.question().id()
                 + " \"" + x.question().question() + "\" gold " + x.question().label() + ", answered "
                 + x.solution().answer() + " after " + x.solution().attemptCount() + " attempt(s)"));
+        List<Result> failedCalls = r.modelErrors();
+        if (!failedCalls.isEmpty()) {
+            out.println("Model calls that failed (recorded as failed attempts; the run went on): "
+                    + failedCalls.stream().mapToLong(x -> x.solution().modelErrors().size()).sum()
+                    + " in " + failedCalls.size() + " question(s), first: " + failedCalls.get(0).question().id()
+                    + " " + failedCalls.get(0).solution().modelErrors().get(0).message());
+        }
     }
 
     // ------------------------------------------------------------------ helpers

@@ -12,7 +12,7 @@ import java.util.List;
  * call's arguments come, so the two cannot drift apart.
  */
 record Param(String name, Type type, boolean required, JsonNode defaultValue, List<String> allowed,
-             String description) {
+             Number minimum, Number exclusiveMinimum, Number maximum, String description) {
 
     enum Type {
         STRING("string"), INTEGER("integer"), NUMBER("number"), BOOLEAN("boolean"),
@@ -29,19 +29,63 @@ record Param(String name, Type type, boolean required, JsonNode defaultValue, Li
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     static Param required(String name, Type type, String description) {
-        return new Param(name, type, true, null, List.of(), description);
+        return new Param(name, type, true, null, List.of(), null, null, null, description);
     }
 
     static Param optional(String name, Type type, String description) {
-        return new Param(name, type, false, null, List.of(), description);
+        return new Param(name, type, false, null, List.of(), null, null, null, description);
     }
 
     static Param withDefault(String name, Type type, JsonNode defaultValue, String description) {
-        return new Param(name, type, false, defaultValue, List.of(), description);
+        return new Param(name, type, false, defaultValue, List.of(), null, null, null, description);
     }
 
     Param oneOf(String... values) {
-        return new Param(name, type, required, defaultValue, List.of(values), description);
+        return new Param(name, type, required, defaultValue, List.of(values), null, null, null, description);
+    }
+
+    /** At least {@code min} and at most {@code max} (JSON Schema {@code minimum}, {@code maximum}). */
+    Param range(long min, long max) {
+        return new Param(name, type, required, defaultValue, allowed, min, null, max, description);
+    }
+
+    /** At least {@code min}, no upper bound. */
+    Param atLeast(long min) {
+        return new Param(name, type, required, defaultValue, allowed, min, null, null, description);
+    }
+
+    /** More than {@code min} and at most {@code max} (JSON Schema {@code exclusiveMinimum}, {@code maximum}). */
+    Param above(double min, double max) {
+        return new Param(name, type, required, defaultValue, allowed, null, min, max, description);
+    }
+
+    /** The range in words, e.g. {@code 1 to 100000}, {@code more than 0 and at most 86400}; empty when none. */
+    String rangeText() {
+        String lo = minimum != null ? "at least " + number(minimum)
+                : exclusiveMinimum != null ? "more than " + number(exclusiveMinimum) : "";
+        String hi = maximum != null ? "at most " + number(maximum) : "";
+        if (minimum != null && maximum != null) {
+            return number(minimum) + " to " + number(maximum);
+        }
+        return lo.isEmpty() ? hi : hi.isEmpty() ? lo : lo + " and " + hi;
+    }
+
+    private static String number(Number n) {
+        double d = n.doubleValue();
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    private static void put(ObjectNode s, String key, Number n) {
+        if (n instanceof Long l) {
+            s.put(key, l);
+        } else if (n != null) {
+            double d = n.doubleValue();
+            if (d == Math.rint(d)) {
+                s.put(key, (long) d);
+            } else {
+                s.put(key, d);
+            }
+        }
     }
 
     ObjectNode schema() {
@@ -54,6 +98,9 @@ record Param(String name, Type type, boolean required, JsonNode defaultValue, Li
             ArrayNode e = s.putArray("enum");
             allowed.forEach(e::add);
         }
+        put(s, "minimum", minimum);
+        put(s, "exclusiveMinimum", exclusiveMinimum);
+        put(s, "maximum", maximum);
         if (defaultValue != null) {
             s.set("default", defaultValue);
         }
@@ -61,7 +108,12 @@ record Param(String name, Type type, boolean required, JsonNode defaultValue, Li
         return s;
     }
 
-    /** The argument's value from {@code args}, its default when absent, or null when optional and absent. */
+    /**
+     * The argument's value from {@code args}, its default when absent or JSON {@code null} (as OpenAI's
+     * strict mode sends for an optional argument), or null when optional without a default and absent.
+     * A value of the wrong type, outside the enum or outside the range is a failure that names the
+     * argument as the tool's schema does.
+     */
     JsonNode read(JsonNode args) {
         JsonNode v = args.get(name);
         if (v == null || v.isNull()) {
@@ -86,6 +138,15 @@ record Param(String name, Type type, boolean required, JsonNode defaultValue, Li
         if (!allowed.isEmpty() && !allowed.contains(v.asText())) {
             throw new ToolFailure("invalid_arguments", "argument '" + name + "' must be one of " + allowed
                     + ", got " + v);
+        }
+        if (v.isNumber()) {
+            double d = v.asDouble();
+            boolean inRange = (minimum == null || d >= minimum.doubleValue())
+                    && (exclusiveMinimum == null || d > exclusiveMinimum.doubleValue())
+                    && (maximum == null || d <= maximum.doubleValue());
+            if (!inRange) {
+                throw new ToolFailure("invalid_arguments", name + " must be " + rangeText() + ", got " + v);
+            }
         }
         return v;
     }

@@ -76,6 +76,11 @@ import static io.prologtool.tools.Param.Type.STRING_ARRAY;
 public final class PrologTools implements AutoCloseable {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    /** Largest time_limit, in seconds (a day). */
+    private static final int MAX_SECONDS = 86_400;
+    /** A Java builder's argument name in a message, e.g. {@code maxAnswers}. */
+    private static final java.util.regex.Pattern CAMEL = java.util.regex.Pattern.compile(
+            "\\b(max|min|time|allow)([A-Z][A-Za-z]*)\\b");
 
     private final SessionRegistry registry;
     private final boolean ownsRegistry;
@@ -234,7 +239,7 @@ public final class PrologTools implements AutoCloseable {
         } catch (SessionClosedException e) {
             return failure("session_closed", e.getMessage());
         } catch (IllegalArgumentException e) {
-            return failure("invalid_arguments", e.getMessage());
+            return failure("invalid_arguments", toolNames(e.getMessage()));
         } catch (HarnessCrashedException e) {
             return failure("session_crashed", e.getMessage());
         } catch (HarnessTimeoutException e) {
@@ -294,20 +299,22 @@ public final class PrologTools implements AutoCloseable {
                         + "depth_exceeded, inference_limit), typed answers, count, captured output and whether "
                         + "more answers existed (truncated). A goal that raises is an error with its ISO kind.",
                 List.of(loadId, goal,
-                        Param.withDefault("max_answers", INTEGER, F.numberNode(10), "Most answers to return."),
-                        Param.withDefault("time_limit", NUMBER, F.numberNode(30.0), "Seconds."),
-                        Param.withDefault("max_depth", INTEGER, F.numberNode(1_000_000), "Depth limit."),
+                        Param.withDefault("max_answers", INTEGER, F.numberNode(10), "Most answers to return.")
+                                .range(1, GoalRequest.MAX_ANSWERS_LIMIT),
+                        Param.withDefault("time_limit", NUMBER, F.numberNode(30.0), "Seconds; more than 0.")
+                                .above(0, MAX_SECONDS),
+                        Param.withDefault("max_depth", INTEGER, F.numberNode(1_000_000), "Depth limit.").atLeast(1),
                         Param.withDefault("allow_side_effects", BOOLEAN, F.booleanNode(true),
                                 "false: refuse goals that could have side effects (sandbox check)."),
                         Param.optional("max_inferences", INTEGER,
-                                "Extension: inference limit for the whole search.")),
+                                "Extension: inference limit for the whole search.").atLeast(1)),
                 this::runGoal);
 
         tool("inspect_predicate",
                 "Return the live definition of a predicate: found, type (static, dynamic, foreign, "
                         + "undefined), exported, clause_count, clauses; on a miss, candidates with similar names.",
                 List.of(loadId, Param.required("name", STRING, "Predicate name."),
-                        Param.required("arity", INTEGER, "Predicate arity.")),
+                        Param.required("arity", INTEGER, "Predicate arity.").atLeast(0)),
                 this::inspectPredicate);
 
         tool("get_source",
@@ -320,7 +327,7 @@ public final class PrologTools implements AutoCloseable {
                 "Replace every clause of one predicate. source_text must define only name/arity; if it "
                         + "does not compile or defines anything else, the session is left unchanged.",
                 List.of(loadId, Param.required("name", STRING, "Predicate name."),
-                        Param.required("arity", INTEGER, "Predicate arity."),
+                        Param.required("arity", INTEGER, "Predicate arity.").atLeast(0),
                         Param.required("source_text", STRING, "The new clauses.")),
                 this::replacePredicate);
 
@@ -340,8 +347,10 @@ public final class PrologTools implements AutoCloseable {
                 "Trace a goal with a depth-bounded meta-interpreter. Returns a proof tree (goal, rule, "
                         + "kind, children), its node_count, whether it was truncated, and the outcome.",
                 List.of(loadId, goal,
-                        Param.withDefault("max_depth", INTEGER, F.numberNode(10), "Deepest tree level."),
-                        Param.withDefault("max_nodes", INTEGER, F.numberNode(200), "Most tree nodes.")),
+                        Param.withDefault("max_depth", INTEGER, F.numberNode(10), "Deepest tree level.")
+                                .range(1, Integer.MAX_VALUE),
+                        Param.withDefault("max_nodes", INTEGER, F.numberNode(200), "Most tree nodes.")
+                                .range(1, Integer.MAX_VALUE)),
                 this::traceGoal);
 
         tool("close_session",
@@ -364,12 +373,13 @@ public final class PrologTools implements AutoCloseable {
                         Param.optional("rule_bases", STRING_ARRAY, "Names of saved rule bases to load before "
                                 + "prolog_code, in this order (e.g. domain rules saved with save_rule_base)."),
                         Param.withDefault("max_results", INTEGER, F.numberNode(ExecutionRequest.DEFAULT_MAX_RESULTS),
-                                "Maximum number of solutions, 1 to 10000 (prevents runaway queries)."),
+                                "Maximum number of solutions, 1 to 10000 (prevents runaway queries).")
+                                .range(1, ExecutionRequest.MAX_RESULTS_LIMIT),
                         Param.withDefault("trace", BOOLEAN, F.booleanNode(false), "Include the proof tree of the "
                                 + "first solution (or of the failed attempt) in metadata.proof_trace; runs the "
                                 + "query a second time under a meta-interpreter."),
                         Param.withDefault("time_limit", NUMBER, F.numberNode(10.0), "Extension: seconds for the "
-                                + "whole call.")),
+                                + "whole call; more than 0.").above(0, MAX_SECONDS)),
                 this::executeProlog);
 
         tool("list_rule_bases",
@@ -442,11 +452,11 @@ public final class PrologTools implements AutoCloseable {
         PrologSession s = session(a);
         double seconds = a.get("time_limit").asDouble();
         if (!(seconds > 0) || seconds > 86_400) {
-            throw new ToolFailure("invalid_arguments", "time_limit must be between 0 and 86400 seconds, got " + seconds);
+            throw new ToolFailure("invalid_arguments", "time_limit must be more than 0 and at most 86400, got " + seconds);
         }
         GoalRequest g = s.goal(a.text("goal"))
                 .maxAnswers(a.integer("max_answers"))
-                .timeLimit(Duration.ofNanos((long) (seconds * 1e9)))
+                .timeLimit(Duration.ofNanos(Math.max(1_000_000, (long) (seconds * 1e9))))
                 .maxDepth(a.get("max_depth").asLong())
                 .allowSideEffects(a.get("allow_side_effects").asBoolean());
         if (a.get("max_inferences") != null) {
@@ -589,7 +599,7 @@ public final class PrologTools implements AutoCloseable {
         }
         double seconds = a.get("time_limit").asDouble();
         if (!(seconds > 0) || seconds > 86_400) {
-            throw new ToolFailure("invalid_arguments", "time_limit must be between 0 and 86400 seconds, got " + seconds);
+            throw new ToolFailure("invalid_arguments", "time_limit must be more than 0 and at most 86400, got " + seconds);
         }
         ExecutionRequest r = executor.execute(a.text("prolog_code"), a.text("query"))
                 .maxResults(maxResults)
@@ -698,6 +708,24 @@ public final class PrologTools implements AutoCloseable {
             throw new ToolFailure("invalid_arguments", "argument '" + name + "' must be at least 1, got " + v);
         }
         return v;
+    }
+
+    /**
+     * A builder's message in the tool's words: {@code maxAnswers} becomes {@code max_answers}, as the
+     * tool's schema names the argument.
+     */
+    static String toolNames(String message) {
+        if (message == null) {
+            return null;
+        }
+        java.util.regex.Matcher m = CAMEL.matcher(message);
+        StringBuilder b = new StringBuilder();
+        while (m.find()) {
+            String snake = m.group(1) + m.group(2).replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT);
+            m.appendReplacement(b, java.util.regex.Matcher.quoteReplacement(snake));
+        }
+        m.appendTail(b);
+        return b.toString();
     }
 
     private static ObjectNode ok() {

@@ -276,4 +276,80 @@ public abstract class ToolsConformanceTest extends BackendFixture {
         // the session is still usable
         assertThat(callWith("run_goal", Map.of("load_id", id, "goal", "p(X)")).get("count").asInt()).isEqualTo(1);
     }
+
+    /** Issue 15 item 9: ranges and enums are in the schemas, and an error names the tool's argument. */
+    @Test
+    void rangesAreInTheSchemasAndErrorsNameTheToolsArgument() {
+        for (ToolSpec spec : tools.specs()) {
+            spec.inputSchema().get("properties").fields().forEachRemaining(e -> {
+                String name = e.getKey();
+                JsonNode p = e.getValue();
+                if (name.equals("time_limit")) {
+                    assertThat(p.get("exclusiveMinimum").asInt()).as(spec.name()).isZero();
+                    assertThat(p.get("maximum").asInt()).as(spec.name()).isEqualTo(86_400);
+                } else if (p.get("type").asText().equals("integer")) {
+                    assertThat(p.has("minimum")).as(spec.name() + "." + name + " has a minimum").isTrue();
+                }
+            });
+        }
+        JsonNode runGoal = tools.specs().get(1).inputSchema().get("properties");
+        assertThat(runGoal.get("max_answers").get("minimum").asInt()).isEqualTo(1);
+        assertThat(runGoal.get("max_answers").get("maximum").asInt()).isEqualTo(100_000);
+        assertThat(runGoal.get("max_depth").get("minimum").asInt()).isEqualTo(1);
+        assertThat(runGoal.get("max_inferences").get("minimum").asInt()).isEqualTo(1);
+        JsonNode exec = tools.specs().get(9).inputSchema().get("properties");
+        assertThat(exec.get("max_results").get("minimum").asInt()).isEqualTo(1);
+        assertThat(exec.get("max_results").get("maximum").asInt()).isEqualTo(10_000);
+        assertThat(tools.specs().get(5).inputSchema().get("properties").get("min_severity").get("enum"))
+                .extracting(JsonNode::asText).containsExactly("info", "warning", "error");
+
+        String id = consult("p(1).\n");
+        String head = "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\", ";
+        JsonNode zero = call("run_goal", head + "\"max_answers\": 0}").get("error");
+        assertThat(zero.get("kind").asText()).isEqualTo("invalid_arguments");
+        assertThat(zero.get("message").asText()).isEqualTo("max_answers must be 1 to 100000, got 0")
+                .doesNotContain("maxAnswers");
+        assertThat(call("run_goal", head + "\"max_depth\": 0}").get("error").get("message").asText())
+                .isEqualTo("max_depth must be at least 1, got 0");
+        assertThat(call("run_goal", head + "\"max_inferences\": 0}").get("error").get("message").asText())
+                .isEqualTo("max_inferences must be at least 1, got 0");
+        // time_limit 0 is refused, as the schema's exclusiveMinimum says; a tiny positive one is accepted
+        assertThat(call("run_goal", head + "\"time_limit\": 0}").get("error").get("message").asText())
+                .isEqualTo("time_limit must be more than 0 and at most 86400, got 0");
+        assertThat(call("run_goal", head + "\"time_limit\": 0.0001}").get("ok").asBoolean()).isTrue();
+        assertThat(call("execute_prolog", "{\"prolog_code\": \"p.\", \"query\": \"p\", \"time_limit\": 0}")
+                .get("error").get("message").asText()).startsWith("time_limit must be more than 0");
+        assertThat(call("trace_goal", head + "\"max_nodes\": 0}").get("error").get("message").asText())
+                .startsWith("max_nodes must be 1 to");
+        assertThat(call("inspect_predicate", "{\"load_id\": \"" + id + "\", \"name\": \"p\", \"arity\": -1}")
+                .get("error").get("message").asText()).isEqualTo("arity must be at least 0, got -1");
+    }
+
+    private JsonNode raw(String tool, String json) {
+        try {
+            return TermJson.mapper().readTree(tools.call(tool, json));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Issue 15 item 9: OpenAI's strict mode sends every property; null for an optional one means its default. */
+    @Test
+    void nullForAnOptionalArgumentMeansItsDefault() {
+        String id = consult("p(1).\np(2).\n");
+        JsonNode r = call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\", \"max_answers\": null, "
+                + "\"time_limit\": null, \"max_depth\": null, \"allow_side_effects\": null, \"max_inferences\": null}");
+        assertThat(r.get("ok").asBoolean()).as(r.toString()).isTrue();
+        assertThat(r.get("count").asInt()).isEqualTo(2);
+        JsonNode c = call("consult_text", "{\"source_text\": \"q.\", \"dialect\": null, \"module_name\": null, "
+                + "\"include_predicates\": null}");
+        assertThat(c.get("ok").asBoolean()).as(c.toString()).isTrue();
+        assertThat(c.get("dialect").asText()).isEqualTo("swi");
+        JsonNode x = raw("execute_prolog", "{\"prolog_code\": \"p(1).\", \"query\": \"p(X)\", \"rule_bases\": null, "
+                + "\"max_results\": null, \"trace\": null, \"time_limit\": null}");
+        assertThat(x.get("success").asBoolean()).as(x.toString()).isTrue();
+        // a required argument given as null is still missing
+        assertThat(call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": null}").get("error").get("message")
+                .asText()).contains("missing required argument 'goal'");
+    }
 }

@@ -245,11 +245,25 @@ public final class PrologToolbox {
 
     private static String describe(JsonNode s) {
         String d = s.path("description").asText("");
+        // LangChain4j's JsonIntegerSchema and JsonNumberSchema carry no minimum or maximum: the range goes
+        // into the description, so that a model sees it before it errs
+        String range = range(s);
+        if (!range.isEmpty()) {
+            d = (d.isEmpty() ? "" : d + (d.endsWith(".") ? " " : ". ")) + "Range: " + range + ".";
+        }
         if (s.has("default") && !s.get("default").isNull()) {
             JsonNode v = s.get("default");
             d = (d.isEmpty() ? "" : d + (d.endsWith(".") ? " " : ". ")) + "Default: "
                     + (v.isTextual() ? v.asText() : v.toString()) + ".";
         }
         return d.isEmpty() ? null : d;
+    }
+
+    /** The schema's {@code minimum}, {@code exclusiveMinimum} and {@code maximum} in words; empty when none. */
+    static String range(JsonNode s) {
+        String lo = s.has("minimum") ? ">= " + s.get("minimum").asText()
+                : s.has("exclusiveMinimum") ? "> " + s.get("exclusiveMinimum").asText() : "";
+        String hi = s.has("maximum") ? "<= " + s.get("maximum").asText() : "";
+        return lo.isEmpty() ? hi : hi.isEmpty() ? lo : lo + " and " + hi;
     }
 }

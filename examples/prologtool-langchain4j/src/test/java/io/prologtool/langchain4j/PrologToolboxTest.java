@@ -176,6 +176,61 @@ class PrologToolboxTest {
                         s -> assertThat(s.enumValues()).containsExactly("info", "warning", "error"));
     }
 
+    /**
+     * Issue 15 item 9: the schemas a strict OpenAI model gets (LangChain4j's {@code strictTools(true)}, which
+     * makes every property required), and calls such a model makes: every optional argument as null.
+     */
+    @Test
+    void strictToolSpecificationsShowRangesAndNullMeansTheDefault() {
+        List<dev.langchain4j.model.openai.internal.chat.Tool> strict =
+                dev.langchain4j.model.openai.internal.OpenAiUtils.toTools(toolbox.specifications(), true);
+        assertThat(strict).hasSize(tools.specs().size());
+        for (int i = 0; i < strict.size(); i++) {
+            var f = strict.get(i).function();
+            JsonNode params = ScriptedChatModel.JSON.valueToTree(f.parameters());
+            assertThat(f.strict()).isTrue();
+            List<String> names = new ArrayList<>();
+            params.path("properties").fieldNames().forEachRemaining(names::add);
+            List<String> required = new ArrayList<>();
+            params.path("required").forEach(r -> required.add(r.asText()));
+            assertThat(required).as(f.name() + ": strict mode requires every property").containsExactlyElementsOf(names);
+            assertThat(params.path("additionalProperties").asBoolean(true)).as(f.name()).isFalse();
+        }
+        JsonNode runGoal = ScriptedChatModel.JSON.valueToTree(strict.get(1).function().parameters()).get("properties");
+        assertThat(runGoal.get("max_answers").get("description").asText())
+                .isEqualTo("Most answers to return. Range: >= 1 and <= 100000. Default: 10.");
+        assertThat(runGoal.get("time_limit").get("description").asText()).contains("Range: > 0 and <= 86400.");
+        assertThat(runGoal.get("max_depth").get("description").asText()).contains("Range: >= 1.");
+        JsonNode exec = ScriptedChatModel.JSON.valueToTree(strict.get(9).function().parameters()).get("properties");
+        assertThat(exec.get("max_results").get("description").asText()).contains("Range: >= 1 and <= 10000.");
+        JsonNode listMessages = ScriptedChatModel.JSON.valueToTree(strict.get(5).function().parameters()).get("properties");
+        assertThat(listMessages.get("min_severity").get("enum")).extracting(JsonNode::asText)
+                .containsExactly("info", "warning", "error");
+
+        // a strict model sends every property; null for the optional ones means their defaults
+        Map<ToolSpecification, ToolExecutor> map = toolbox.tools("consult_text", "run_goal", "execute_prolog");
+        List<ToolSpecification> keys = new ArrayList<>(map.keySet());
+        String ok = map.get(keys.get(0)).execute(request("consult_text",
+                "{\"source_text\": \"p(1). p(2).\", \"dialect\": null, \"module_name\": null, "
+                        + "\"include_predicates\": null}"), null);
+        assertThat(ok).startsWith("{\"ok\":true");
+        String id = ok.replaceAll(".*\"load_id\":\"([^\"]+)\".*", "$1");
+        ToolExecutionResult run = map.get(keys.get(1)).executeWithContext(request("run_goal",
+                "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\", \"max_answers\": null, \"time_limit\": null, "
+                        + "\"max_depth\": null, \"allow_side_effects\": null, \"max_inferences\": null}"), null);
+        assertThat(run.isError()).as(run.resultText()).isFalse();
+        assertThat(run.resultText()).contains("\"count\":2");
+        ToolExecutionResult exec2 = map.get(keys.get(2)).executeWithContext(request("execute_prolog",
+                "{\"prolog_code\": \"p(1).\", \"query\": \"p(X)\", \"rule_bases\": null, \"max_results\": null, "
+                        + "\"trace\": null, \"time_limit\": null}"), null);
+        assertThat(exec2.resultText()).contains("\"success\":true").contains("X = 1");
+        // out of range: the error names the tool's argument
+        ToolExecutionResult bad = map.get(keys.get(1)).executeWithContext(request("run_goal",
+                "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\", \"max_answers\": 0}"), null);
+        assertThat(bad.isError()).isTrue();
+        assertThat(bad.resultText()).contains("max_answers must be 1 to 100000, got 0").doesNotContain("maxAnswers");
+    }
+
     @Test
     void executorsReturnJsonAndFlagFailures() {
         Map<ToolSpecification, ToolExecutor> map = toolbox.tools("consult_text", "run_goal");

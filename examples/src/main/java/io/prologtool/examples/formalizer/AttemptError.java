@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param detail  the structured error as one line of JSON: for {@link Stage#LOAD} the diagnostics
  *                ({@code {"stage":"load","messages":[{"severity","kind","message","line","column"}]}}),
  *                for {@link Stage#GOAL} the error ({@code {"stage":"goal","goal":..,"error":{"kind",
- *                "message","prolog_term"}}}), for {@link Stage#FORMAT} the parse problem
+ *                "message","prolog_term"}}}), for {@link Stage#FORMAT} the parse problem, for
+ *                {@link Stage#MODEL} the exception's class and message ({@code {"stage":"model","message":..}})
  */
 public record AttemptError(Stage stage, String message, String detail) {
 
@@ -23,7 +24,12 @@ public record AttemptError(Stage stage, String message, String detail) {
         /** The program did not load: a syntax error, a failed directive, ... */
         LOAD,
         /** The goal raised an error (an unknown predicate, a type error, ...) or could not be read. */
-        GOAL;
+        GOAL,
+        /**
+         * The formalizer itself failed: the model call threw (HTTP 429 rate limit, a network or
+         * authentication failure, ...). Nothing was produced, so nothing is fed back.
+         */
+        MODEL;
 
         /** {@code format}, {@code load} or {@code goal}. */
         public String wireName() {
@@ -47,6 +53,7 @@ public record AttemptError(Stage stage, String message, String detail) {
             case FORMAT -> "Your reply could not be parsed";
             case LOAD -> "The Prolog program did not load";
             case GOAL -> "The goal raised an error";
+            case MODEL -> "The model call failed";
         };
         return what + ": " + message + "\nStructured error: " + detail
                 + "\nFix the problem and reply again in the same format: the whole program in <prolog>...</prolog>"

@@ -88,8 +88,10 @@ public final class FormalizerAgent {
 
     /**
      * Solves one problem: formalize, consult, run, and on a format, load or goal error feed the error back
-     * and try again. Never throws for anything the formalizer or Prolog does wrong; a closed registry
-     * is a programming error and throws.
+     * and try again. Never throws for anything the formalizer or Prolog does wrong: an exception from the
+     * formalizer (a model call that fails with HTTP 429, a network or an authentication error, ...) is a
+     * failed attempt with an {@link AttemptError.Stage#MODEL} error that says why, and the agent goes on
+     * (see {@link Solution#modelErrors()}). A closed registry is a programming error and throws.
      */
     public Solution solve(Problem problem) {
         Objects.requireNonNull(problem, "problem");
@@ -113,8 +115,7 @@ public final class FormalizerAgent {
         Map<String, List<Integer>> byProgram = new LinkedHashMap<>();
         for (int i = 0; i < size; i++) {
             started[i] = System.nanoTime();
-            first[i] = Objects.requireNonNull(formalizer.formalize(problems.get(i), List.of()),
-                    "the formalizer returned null");
+            first[i] = formalize(problems.get(i), List.of());
             if (first[i] instanceof Formalization.Parsed p) {
                 byProgram.computeIfAbsent(p.program(), k -> new ArrayList<>()).add(i);
             } else {
@@ -146,7 +147,7 @@ public final class FormalizerAgent {
     private Solution afterFirst(Problem problem, Formalization f, Optional<Run> run, long t0) {
         List<Attempt> attempts = new ArrayList<>();
         if (f instanceof Formalization.Malformed m) {
-            attempts.add(new Attempt(1, f, Optional.empty(), Optional.of(formatError(m))));
+            attempts.add(new Attempt(1, f, Optional.empty(), Optional.of(errorOf(m))));
         } else {
             Run r = run.orElseThrow();
             attempts.add(new Attempt(1, f, r.outcome, r.error));
@@ -160,11 +161,10 @@ public final class FormalizerAgent {
     /** Attempts after those in {@code attempts}, up to {@code maxAttempts}. */
     private Solution retry(Problem problem, List<Attempt> attempts, Optional<Tokens> tokens, long t0) {
         for (int n = attempts.size() + 1; n <= maxAttempts; n++) {
-            Formalization f = formalizer.formalize(problem, List.copyOf(attempts));
-            Objects.requireNonNull(f, "the formalizer returned null");
+            Formalization f = formalize(problem, List.copyOf(attempts));
             tokens = add(tokens, f.tokens());
             if (f instanceof Formalization.Malformed m) {
-                attempts.add(new Attempt(n, f, Optional.empty(), Optional.of(formatError(m))));
+                attempts.add(new Attempt(n, f, Optional.empty(), Optional.of(errorOf(m))));
                 continue;
             }
             Formalization.Parsed p = (Formalization.Parsed) f;
@@ -208,6 +208,35 @@ public final class FormalizerAgent {
             case TIMEOUT, DEPTH_EXCEEDED, INFERENCE_LIMIT ->
                     new Run(Verdict.UNKNOWN, Optional.of(r.outcome()), Optional.empty());
         };
+    }
+
+    /** Marks the {@link Formalization.Malformed} that stands for a formalizer that threw. */
+    private static final String MODEL_ERROR = "model error: ";
+
+    /**
+     * Asks the formalizer; an exception it throws (the model call failed) becomes a
+     * {@link Formalization.Malformed} whose message starts with {@value #MODEL_ERROR}, so the attempt
+     * is recorded as failed and the agent goes on.
+     */
+    private Formalization formalize(Problem problem, List<Attempt> previous) {
+        Formalization f;
+        try {
+            f = formalizer.formalize(problem, previous);
+        } catch (RuntimeException e) {
+            String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            return new Formalization.Malformed(MODEL_ERROR + why, "", Optional.empty());
+        }
+        return Objects.requireNonNull(f, "the formalizer returned null");
+    }
+
+    private static AttemptError errorOf(Formalization.Malformed m) {
+        if (m.response().isEmpty() && m.message().startsWith(MODEL_ERROR)) {
+            ObjectNode d = F.objectNode();
+            d.put("stage", "model");
+            d.put("message", m.message().substring(MODEL_ERROR.length()));
+            return new AttemptError(AttemptError.Stage.MODEL, m.message(), d.toString());
+        }
+        return formatError(m);
     }
 
     private static AttemptError formatError(Formalization.Malformed m) {

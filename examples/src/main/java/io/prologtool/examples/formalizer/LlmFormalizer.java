@@ -122,7 +122,9 @@ public final class LlmFormalizer implements Formalizer {
 
     /**
      * Asks the model. The conversation is the system prompt, the problem, and for each earlier attempt
-     * the model's reply and the error it led to ({@link AttemptError#feedback()}).
+     * the model's reply and the error it led to ({@link AttemptError#feedback()}); an attempt whose model
+     * call failed ({@link AttemptError.Stage#MODEL}) had no reply and is left out. A failing model call
+     * throws here; {@link FormalizerAgent} records it as a failed attempt.
      */
     @Override
     public Formalization formalize(Problem problem, List<Attempt> previous) {
@@ -132,6 +134,9 @@ public final class LlmFormalizer implements Formalizer {
         messages.add(SystemMessage.from(systemPrompt));
         messages.add(UserMessage.from(userMessage(problem)));
         for (Attempt a : previous) {
+            if (a.error().filter(e -> e.stage() == AttemptError.Stage.MODEL).isPresent()) {
+                continue; // the model call failed: there is no reply to show
+            }
             String reply = a.formalization().response();
             messages.add(AiMessage.from(reply.isEmpty() ? "(empty reply)" : reply));
             messages.add(UserMessage.from(a.error().map(AttemptError::feedback)

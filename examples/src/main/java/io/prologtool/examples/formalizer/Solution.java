@@ -53,6 +53,15 @@ public record Solution(Problem problem, Verdict answer, Optional<Outcome> outcom
         return last() instanceof Formalization.Parsed p ? Optional.of(p.goal()) : Optional.empty();
     }
 
+    /**
+     * The errors of the attempts whose model call failed ({@link AttemptError.Stage#MODEL}: a rate
+     * limit, a network or an authentication error, ...), in order; empty when every call got a reply.
+     */
+    public List<AttemptError> modelErrors() {
+        return attempts.stream().map(Attempt::error).flatMap(Optional::stream)
+                .filter(e -> e.stage() == AttemptError.Stage.MODEL).toList();
+    }
+
     /** True when the goal hit a bound (time, depth or inferences) instead of finishing. */
     public boolean hitBound() {
         return outcome.filter(o -> o == Outcome.TIMEOUT || o == Outcome.DEPTH_EXCEEDED

@@ -230,6 +230,11 @@ public final class PararuleEvaluation {
             return s <= 0 ? 0 : results.size() / s;
         }
 
+        /** The questions with at least one failed model call (rate limit, network, authentication, ...). */
+        public List<Result> modelErrors() {
+            return results.stream().filter(r -> !r.solution().modelErrors().isEmpty()).toList();
+        }
+
         /** Mean number of attempts per question. */
         public double meanAttempts() {
             return results.stream().mapToInt(r -> r.solution().attemptCount()).average().orElse(0);

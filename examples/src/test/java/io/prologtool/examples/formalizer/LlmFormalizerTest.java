@@ -107,6 +107,49 @@ class LlmFormalizerTest {
                 .contains("both <prolog>...</prolog> and <goal_true>...</goal_true> are missing");
     }
 
+    /** A model error such as LangChain4j's RateLimitException (HTTP 429) is a failed attempt; the agent goes on. */
+    @Test
+    void aModelErrorIsAFailedAttemptAndTheAgentGoesOn() {
+        ScriptedChatModel model = new ScriptedChatModel(
+                req -> {
+                    throw new dev.langchain4j.exception.RateLimitException("HTTP 429: rate limit reached");
+                },
+                req -> AiMessage.from("<prolog>kind(fiona).</prolog><goal_true>kind(fiona)</goal_true>"));
+        Solution s = FormalizerAgent.builder(registry).formalizer(new LlmFormalizer(model)).build().solve(FIONA);
+
+        assertThat(s.answer()).isEqualTo(Verdict.TRUE);
+        assertThat(s.attemptCount()).isEqualTo(2);
+        AttemptError e = s.attempts().get(0).error().orElseThrow();
+        assertThat(e.stage()).isEqualTo(AttemptError.Stage.MODEL);
+        assertThat(e.message()).contains("RateLimitException").contains("HTTP 429");
+        assertThat(e.detail()).contains("\"stage\":\"model\"");
+        assertThat(s.modelErrors()).containsExactly(e);
+        // the failed call had no reply: the second request is the first one again, nothing fed back
+        assertThat(model.requests().get(1).messages()).hasSize(2);
+    }
+
+    /** solveAll goes on past a model that always fails: every problem gets an UNKNOWN solution that says why. */
+    @Test
+    void solveAllNeverThrowsForAModelError() {
+        dev.langchain4j.model.chat.ChatModel down = new dev.langchain4j.model.chat.ChatModel() {
+            @Override
+            public dev.langchain4j.model.chat.response.ChatResponse doChat(ChatRequest request) {
+                throw new RuntimeException("connection refused");
+            }
+        };
+        Problem other = new Problem("other", "Fiona is smart.", "Fiona is smart.");
+        List<Solution> all = FormalizerAgent.builder(registry).formalizer(new LlmFormalizer(down)).maxAttempts(2)
+                .build().solveAll(List.of(FIONA, other));
+
+        assertThat(all).hasSize(2).allSatisfy(s -> {
+            assertThat(s.answer()).isEqualTo(Verdict.UNKNOWN);
+            assertThat(s.attemptCount()).isEqualTo(2);
+            assertThat(s.modelErrors()).hasSize(2).allSatisfy(e -> assertThat(e.message())
+                    .isEqualTo("model error: RuntimeException: connection refused"));
+            assertThat(s.program()).isEmpty();
+        });
+    }
+
     @Test
     void parseReadsTheTags() {
         assertThat(LlmFormalizer.parse("<prolog>p.</prolog>\n<goal_true> \\+p. </goal_true>", Optional.empty()))
