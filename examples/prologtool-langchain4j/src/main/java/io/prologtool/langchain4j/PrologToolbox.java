@@ -175,9 +175,12 @@ public final class PrologToolbox {
         }
     }
 
+    /** Whether a reply reports success: {@code "ok": true}, or {@code "success": true} for the stateless tools
+     *  (execute_prolog and the rule-base tools answer in prolog-reasoner's shape). */
     private static boolean isOk(String reply) {
         try {
-            return MAPPER.readTree(reply).path("ok").asBoolean(false);
+            JsonNode node = MAPPER.readTree(reply);
+            return node.has("ok") ? node.path("ok").asBoolean(false) : node.path("success").asBoolean(false);
         } catch (java.io.IOException e) {
             return false;
         }

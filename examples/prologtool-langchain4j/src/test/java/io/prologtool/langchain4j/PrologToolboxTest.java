@@ -224,6 +224,11 @@ class PrologToolboxTest {
                 "{\"prolog_code\": \"p(1).\", \"query\": \"p(X)\", \"rule_bases\": null, \"max_results\": null, "
                         + "\"trace\": null, \"time_limit\": null}"), null);
         assertThat(exec2.resultText()).contains("\"success\":true").contains("X = 1");
+        assertThat(exec2.isError()).as("a successful execute_prolog is not an error").isFalse();
+        ToolExecutionResult exec3 = map.get(keys.get(2)).executeWithContext(request("execute_prolog",
+                "{\"prolog_code\": \"p(1).\", \"query\": \"q(X)\"}"), null);
+        assertThat(exec3.resultText()).contains("\"success\":false");
+        assertThat(exec3.isError()).as("a failed execute_prolog is an error").isTrue();
         // out of range: the error names the tool's argument
         ToolExecutionResult bad = map.get(keys.get(1)).executeWithContext(request("run_goal",
                 "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\", \"max_answers\": 0}"), null);
