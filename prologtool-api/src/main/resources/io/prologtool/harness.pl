@@ -986,10 +986,12 @@ inference_bounded(Search, MaxInf, State) :-
 search(M, Goal, Bindings, MaxDepth, Limit, State) :-
     pairs_values(Bindings, Vars),
     Template =.. [v|Vars],
-    (   call_with_depth_limit(M:Goal, MaxDepth, R),
+    (   depth_limited(M:Goal, MaxDepth, R),
         % An answer reported deeper than the limit was proved with a branch
         % cut short by it (e.g. inside \+), so it may be wrong: drop it.
-        (   ( R == depth_limit_exceeded ; integer(R), R > MaxDepth )
+        (   ( R == depth_limit_exceeded
+            ; integer(R), integer(MaxDepth), R > MaxDepth
+            )
         ->  nb_setarg(2, State, true),
             fail
         ;   true
@@ -1012,6 +1014,14 @@ queued_answers(Queue, [A|As]) :-
     !,
     queued_answers(Queue, As).
 queued_answers(_, []).
+
+%   MaxDepth infinite (stateless execution's default): no depth bound.
+depth_limited(Goal, infinite, R) :-
+    !,
+    R = 0,
+    call(Goal).
+depth_limited(Goal, MaxDepth, R) :-
+    call_with_depth_limit(Goal, MaxDepth, R).
 
 outcome(E, State, Count, Outcome) :-
     var(E),
