@@ -49,8 +49,6 @@ public final class PrologExecutor implements AutoCloseable {
     public static final int DEFAULT_SCRATCH_SESSIONS = 2;
     /** Default number of calls after which a scratch session is replaced by a fresh one. */
     public static final int DEFAULT_RECYCLE_AFTER = 5_000;
-    /** Default depth limit of the query. */
-    public static final long DEFAULT_MAX_DEPTH = GoalRequest.DEFAULT_MAX_DEPTH;
     private static final Duration ACQUIRE_WAIT = Duration.ofMinutes(10);
 
     private final PrologBackend backend;
@@ -164,7 +162,7 @@ public final class PrologExecutor implements AutoCloseable {
         req.set("rule_bases", ruleBases);
         req.put("max_results", r.maxResults());
         req.put("time_limit", r.timeLimit().toNanos() / 1e9);
-        req.put("max_depth", DEFAULT_MAX_DEPTH);
+        // no max_depth: stateless execution has no depth limit (time, stack and inferences bound it)
         req.put("max_output", options.maxOutputChars());
         req.put("stack_limit", options.stackLimitBytes());
         req.put("trace", r.trace());

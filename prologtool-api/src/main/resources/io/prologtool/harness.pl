@@ -55,8 +55,7 @@
     session_busy/2,             % Module, Thread running a request of it
     pending_close/1.            % Module to close once its request ends
 :- thread_local
-    collected/1,                % diagnostics of the running consult
-    answer_/1.                  % answers of the running goal
+    collected/1.                % diagnostics of the running consult
 
 :- meta_predicate
     with_captured_output(0, +, -, -).
@@ -846,7 +845,9 @@ run_goal(M, Text, Req, Pairs) :-
     check_side_effects(SideEffects, M, Goal0),
     guarded_goal(M, Goal0, Goal),
     apply_stack_limit(Req),
-    solve_goal(M, Goal, Bindings, Limits, false, Solved),
+    % Without side effects the goal may change nothing in the session
+    % either: its database changes are discarded when the search ends.
+    solve_goal(M, Goal, Bindings, Limits, false, SideEffects, Solved),
     goal_pairs(M, Bindings, Solved, Pairs).
 
 %   goal_limits(+Req, -Limits): the bounds of a goal request, checked.
@@ -873,18 +874,27 @@ goal_limits(Req, limits(MaxAnswers, TimeLimit, MaxDepth, MaxInf, MaxOut)) :-
 %   answer is answer(Json, Residuals, Line), Line a toplevel-style text
 %   when Lines is true (else "").
 
+solve_goal(M, Goal, Bindings, Limits, Lines, Solved) :-
+    solve_goal(M, Goal, Bindings, Limits, Lines, true, Solved).
+
+%   solve_goal(..., +Lines, +Keep, -Solved): with Keep false, every database
+%   change the search makes is discarded when it ends (snapshot/1). The
+%   answers travel in a message queue, which a snapshot does not roll back.
 solve_goal(M, Goal, Bindings, limits(MaxAnswers, TimeLimit, MaxDepth, MaxInf, MaxOut),
-           Lines, solved(Outcome, Error, Answers, Truncated, Output, OutputCut)) :-
+           Lines, Keep, solved(Outcome, Error, Answers, Truncated, Output, OutputCut)) :-
     Limit is MaxAnswers + 1,
-    retractall(answer_(_)),
-    % answers, depth hit, inference, answer lines wanted
-    State = state(0, false, complete, Lines),
-    with_captured_output(
-        catch(limited(M, Goal, Bindings, MaxDepth, MaxInf, TimeLimit,
-                      Limit, State),
-              E, true),
-        MaxOut, Output, OutputCut),
-    findall(A, retract(answer_(A)), Answers0),
+    message_queue_create(Queue),
+    % answers, depth hit, inference, answer lines wanted, answer queue
+    State = state(0, false, complete, Lines, Queue),
+    Search = limited(M, Goal, Bindings, MaxDepth, MaxInf, TimeLimit, Limit, State),
+    (   Keep == false
+    ->  Run = snapshot(Search)
+    ;   Run = Search
+    ),
+    call_cleanup(
+        ( with_captured_output(catch(Run, E, true), MaxOut, Output, OutputCut),
+          queued_answers(Queue, Answers0) ),
+        message_queue_destroy(Queue)),
     arg(1, State, Count),
     (   Count > MaxAnswers
     ->  Truncated = true,
@@ -976,10 +986,12 @@ inference_bounded(Search, MaxInf, State) :-
 search(M, Goal, Bindings, MaxDepth, Limit, State) :-
     pairs_values(Bindings, Vars),
     Template =.. [v|Vars],
-    (   call_with_depth_limit(M:Goal, MaxDepth, R),
+    (   depth_limited(M:Goal, MaxDepth, R),
         % An answer reported deeper than the limit was proved with a branch
         % cut short by it (e.g. inside \+), so it may be wrong: drop it.
-        (   ( R == depth_limit_exceeded ; integer(R), R > MaxDepth )
+        (   ( R == depth_limit_exceeded
+            ; integer(R), integer(MaxDepth), R > MaxDepth
+            )
         ->  nb_setarg(2, State, true),
             fail
         ;   true
@@ -987,7 +999,8 @@ search(M, Goal, Bindings, MaxDepth, Limit, State) :-
         arg(4, State, Lines),
         check_depth(Template),                  % harness_guard.pl
         encode_answer(M, Bindings, Template, Lines, Answer),
-        assertz(answer_(Answer)),
+        arg(5, State, Queue),
+        thread_send_message(Queue, Answer),
         arg(1, State, N0),
         N is N0 + 1,
         nb_setarg(1, State, N),
@@ -995,6 +1008,20 @@ search(M, Goal, Bindings, MaxDepth, Limit, State) :-
     ->  true
     ;   true
     ).
+
+queued_answers(Queue, [A|As]) :-
+    thread_get_message(Queue, A, [timeout(0)]),
+    !,
+    queued_answers(Queue, As).
+queued_answers(_, []).
+
+%   MaxDepth infinite (stateless execution's default): no depth bound.
+depth_limited(Goal, infinite, R) :-
+    !,
+    R = 0,
+    call(Goal).
+depth_limited(Goal, MaxDepth, R) :-
+    call_with_depth_limit(Goal, MaxDepth, R).
 
 outcome(E, State, Count, Outcome) :-
     var(E),

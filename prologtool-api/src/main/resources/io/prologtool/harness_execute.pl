@@ -16,7 +16,8 @@
       {"op":"execute", "session":Id, "code":Text, "query":Text,
        "rule_bases":[{"name":Name, "text":Text}, ...],  (loaded in order)
        "max_results":Int, "time_limit":Seconds (for the whole call),
-       "max_depth":Int, "max_output":Chars, "stack_limit":Bytes,
+       "max_depth":Int (default none: only time and stack bound the
+       recursion), "max_output":Chars, "stack_limit":Bytes,
        "trace":Bool, "trace_max_depth":Int, "trace_max_nodes":Int}
     Reply pairs (after ok:true):
       messages      the diagnostics of loading; line is the line in the
@@ -63,14 +64,17 @@ request(execute, Req, Pairs) :-
     option_value(Req, rule_bases, [], RuleBases),
     option_value(Req, max_results, 100, MaxResults),
     option_value(Req, time_limit, 10, TimeLimit),
-    option_value(Req, max_depth, 1000000, MaxDepth),
+    option_value(Req, max_depth, infinite, MaxDepth),
     option_value(Req, max_output, 65536, MaxOut),
     option_value(Req, trace, false, Trace),
     option_value(Req, trace_max_depth, 10, TraceDepth),
     option_value(Req, trace_max_nodes, 200, TraceNodes),
     must_be(list, RuleBases),
     must_be(between(1, 10000), MaxResults),
-    must_be(positive_integer, MaxDepth),
+    (   MaxDepth == infinite
+    ->  true
+    ;   must_be(positive_integer, MaxDepth)
+    ),
     must_be(nonneg, MaxOut),
     must_be(boolean, Trace),
     must_be(positive_integer, TraceDepth),
@@ -449,6 +453,16 @@ formal_category(permission_error(Action, Type, Culprit), _, permission_error, Ex
            "You may not ~w the ~w ~q: if your predicate clashes with a built-in \c
             or library predicate, rename it; to change a predicate at run time, \c
             declare it with :- dynamic.", [Action, Type, Culprit]).
+formal_category(resource_error(Stack), _, unknown,
+                "The run used up its stack (the stack limit), so its recursion \c
+                 nested too deep or it built too big a term: with no depth limit, \c
+                 a recursion that never reaches its base case ends here or at \c
+                 the time limit. Make sure every recursive predicate reaches a \c
+                 base case; for a long but finite recursion, make it tail \c
+                 recursive (an accumulator argument) so it runs in constant \c
+                 stack.") :-
+    memberchk(Stack, [stack, stack_overflow, global_stack, local_stack, trail_stack]),
+    !.
 formal_category(resource_error(Resource), _, unknown, Explanation) :-
     !,
     format(string(Explanation),

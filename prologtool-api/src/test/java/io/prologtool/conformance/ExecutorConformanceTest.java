@@ -320,6 +320,30 @@ public abstract class ExecutorConformanceTest extends BackendFixture {
     }
 
     @Test
+    void statelessExecutionHasNoDepthLimitByDefault() {
+        // a finite non-tail recursion that plain swipl finishes, two million calls deep
+        ExecutionResult deep = executor.execute(
+                        "count(0, 0) :- !.\ncount(N, C) :- N1 is N - 1, count(N1, C1), C is C1 + 1.\n",
+                        "count(2000000, C)")
+                .timeLimit(Duration.ofSeconds(60)).run();
+        assertThat(deep.success()).as("%s", deep).isTrue();
+        assertThat(deep.output()).isEqualTo("C = 2000000\n");
+
+        // a runaway query ends at the time limit, as a timeout
+        long t0 = System.nanoTime();
+        ExecutionResult loop = executor.execute("loop :- loop.", "loop").timeLimit(Duration.ofSeconds(1)).run();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertFailed(loop, "timeout");
+        assertThat(ms).isGreaterThanOrEqualTo(900).isLessThan(10_000);
+
+        // running out of stack has its own explanation
+        ExecutionResult stack = executor.execute("deep(N) :- N1 is N + 1, deep(N1), true.", "deep(0)")
+                .timeLimit(Duration.ofSeconds(60)).run();
+        assertFailed(stack, "unknown");
+        assertThat(stack.errorExplanation().orElse("")).contains("stack limit").contains("tail recursive");
+    }
+
+    @Test
     void aDirectiveThatLoopsTimesOutWhileLoading() {
         ExecutionResult r = executor.execute("p(1).\n:- repeat, fail.\n", "p(X)")
                 .timeLimit(Duration.ofMillis(500)).run();

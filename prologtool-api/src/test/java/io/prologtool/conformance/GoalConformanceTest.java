@@ -308,6 +308,36 @@ public abstract class GoalConformanceTest extends BackendFixture {
     }
 
     @Test
+    void withoutSideEffectsAGoalChangesNothingInTheSession() {
+        session.consult(":- dynamic counter/1.\ncounter(1).");
+        GoalResult r = session.goal("assertz(counter(7)), retract(counter(1)), counter(X)")
+                .allowSideEffects(false).run();
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.answers()).hasSize(1);
+        assertThat(r.answers().get(0).get("X")).isEqualTo(Term.integer(7));
+        GoalResult after = session.goal("counter(X)").run();
+        assertThat(after.answers()).hasSize(1);
+        assertThat(after.answers().get(0).get("X")).isEqualTo(Term.integer(1));
+        // every answer up to max_answers still comes back, in order, with truncated
+        GoalResult many = session.goal("assertz(counter(9)), between(1, 5, X)")
+                .allowSideEffects(false).maxAnswers(3).run();
+        assertThat(many.answers()).extracting(a -> a.get("X"))
+                .containsExactly(Term.integer(1), Term.integer(2), Term.integer(3));
+        assertThat(many.truncated()).isTrue();
+        GoalResult all = session.goal("member(X, [a, b])").allowSideEffects(false).run();
+        assertThat(all.answers()).hasSize(2);
+        assertThat(all.truncated()).isFalse();
+        // a goal stopped by a bound is rolled back too
+        GoalResult timedOut = session.goal("assertz(counter(8)), repeat, fail")
+                .allowSideEffects(false).timeLimit(Duration.ofMillis(500)).run();
+        assertThat(timedOut.outcome()).isEqualTo(Outcome.TIMEOUT);
+        assertThat(session.goal("counter(X)").run().answers()).hasSize(1);
+        // with side effects allowed, changes stay
+        session.goal("assertz(counter(2))").run();
+        assertThat(session.goal("counter(X)").run().answers()).hasSize(2);
+    }
+
+    @Test
     void aRequestCanRunTwice() {
         session.consult("n(1).");
         var request = session.goal("n(X)");
