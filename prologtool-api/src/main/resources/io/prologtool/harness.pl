@@ -1079,9 +1079,12 @@ read_goal_text(M, First, Second, AsIs, Goal, VarNames) :-
         ->  true
         ;   E2 = error(syntax_error(cannot_read), _)
         ),
+        % Both failed: the error of the text with its full stop is SWI's own
+        % (what swipl says of it), where the bare text would only tell of an
+        % unexpected end of file.
         (   var(E2)
         ->  true
-        ;   First == AsIs
+        ;   Second == AsIs
         ->  throw(E)
         ;   throw(E2)
         )
@@ -1429,6 +1432,11 @@ error_message(error(syntax_error(goal_must_be_one_term), _), Text) :-
 error_message(error(syntax_error(empty_goal), _), Text) :-
     !,
     Text = "Syntax error: the goal text is empty".
+error_message(error(syntax_error(What), stream(_, Line, Column, _)), Text) :-
+    integer(Line), integer(Column),
+    !,
+    message_text(error(syntax_error(What), _), Text0),
+    format(string(Text), "~w (line ~d, column ~d)", [Text0, Line, Column]).
 error_message(error(syntax_error(What), _), Text) :-
     !,
     message_text(error(syntax_error(What), _), Text).

@@ -263,6 +263,21 @@ public abstract class GoalConformanceTest extends BackendFixture {
     }
 
     @Test
+    void aSyntaxErrorInAGoalIsSwiPrologsOwnWithItsLineAndColumn() {
+        // with or without the full stop, the message is what swipl says of "X = = 1." and where
+        for (String bad : List.of("X = = 1", "X = = 1.")) {
+            String message = run(bad).error().orElseThrow().message();
+            assertThat(message).as(bad).contains("Operator expected").contains("line 1, column 6")
+                    .doesNotContain("end of file");
+        }
+        assertThat(run("foo(a b)").error().orElseThrow().message()).contains("Operator expected")
+                .contains("line 1, column 6");
+        assertThat(run("X = 1,\n  Y is 2 +* 3").error().orElseThrow().message()).contains("Operator expected")
+                .contains("line 2");
+        assertSessionAnswers();
+    }
+
+    @Test
     void goalReadingStandardInputReadsEndOfFile() {
         assertThat(only("read(X)", "X")).isEqualTo(Term.atom("end_of_file"));
         assertThat(only("read_term(user_input, X, [])", "X")).isEqualTo(Term.atom("end_of_file"));
