@@ -35,27 +35,13 @@ public final class Jpl7Bridge implements JplBridge {
 
     @Override
     public boolean hasSolution(String goal) {
-        Query q = new Query(goal);
-        try {
-            return q.hasSolution();
-        } catch (JPLException e) {
-            throw translate(e);
-        } finally {
-            q.close();
-        }
+        return run(new Query(goal), Query::hasSolution);
     }
 
     @Override
     public boolean loadFile(Path file) {
-        Query q = new Query(new Compound("load_files", new Term[]{
-                new Atom(file.toString()), Util.textToTerm("[silent(true)]")}));
-        try {
-            return q.hasSolution();
-        } catch (JPLException e) {
-            throw translate(e);
-        } finally {
-            q.close();
-        }
+        return run(new Query(new Compound("load_files", new Term[]{
+                new Atom(file.toString()), Util.textToTerm("[silent(true)]")})), Query::hasSolution);
     }
 
     @Override
@@ -79,18 +65,14 @@ public final class Jpl7Bridge implements JplBridge {
                 new Compound("request", new Term[]{
                         new org.jpl7.Integer(ticket), new org.jpl7.Float(budgetSeconds),
                         new Atom(requestText), new Variable("Reply")})}));
-        try {
-            Map<String, Term> solution = q.oneSolution();
+        return run(q, query -> {
+            Map<String, Term> solution = query.oneSolution();
             Term reply = solution == null ? null : solution.get("Reply");
             if (!(reply instanceof Atom)) {
                 throw new JplCallException(null, "the harness gave no reply text (" + reply + ")", null);
             }
             return reply.name();
-        } catch (JPLException e) {
-            throw translate(e);
-        } finally {
-            q.close();
-        }
+        });
     }
 
     @Override
@@ -110,12 +92,19 @@ public final class Jpl7Bridge implements JplBridge {
     public int count(String module, String predicate) {
         Query q = new Query(new Compound(":", new Term[]{new Atom(module),
                 new Compound(predicate, new Term[]{new Variable("Count")})}));
-        try {
-            Map<String, Term> s = q.oneSolution();
+        return run(q, query -> {
+            Map<String, Term> s = query.oneSolution();
             if (s == null) {
                 throw new JplCallException(null, module + ":" + predicate + "/1 failed", null);
             }
             return s.get("Count").intValue();
+        });
+    }
+
+    /** {@code use} on {@code q}, JPL's exceptions as {@link JplCallException}s; {@code q} closed after. */
+    private static <T> T run(Query q, java.util.function.Function<Query, T> use) {
+        try {
+            return use.apply(q);
         } catch (JPLException e) {
             throw translate(e);
         } finally {
