@@ -87,8 +87,9 @@ public final class ExecutionRequest {
 
     /**
      * With {@code true}, the query also runs under a meta-interpreter and {@code metadata.proof_trace}
-     * holds the proof tree of its first solution (or of the failed attempt). The query then runs twice;
-     * a program whose result changes when run again gives {@code trace_mechanism_error}.
+     * holds one proof tree per returned solution, in solution order (an empty list when there is none;
+     * see {@link ExecutionResult#proofTrace()}). The query then runs twice; a program whose result
+     * changes when run again gives {@code trace_mechanism_error}.
      */
     public ExecutionRequest trace(boolean trace) {
         this.trace = trace;

@@ -32,7 +32,8 @@ import java.util.Optional;
  *       {@code truncated}, {@code rule_bases_used}, {@code rule_base_load_ms} (when rule bases were asked
  *       for: the time to read them from the store, prolog-reasoner's disk I/O timing; they load with the
  *       code, prepended to it), {@code warnings} (warning diagnostics as
- *       text), {@code proof_trace} (with trace: a {@link TraceResult}); on failure also
+ *       text), {@code proof_trace} (with trace: a list of {@link TraceResult}s, one proof tree per
+ *       returned solution, see {@link #proofTrace()}); on failure also
  *       {@code error_category} (syntax_error, undefined_predicate, unbound_variable, type_error,
  *       domain_error, evaluation_error, permission_error, timeout, trace_mechanism_error, unknown) and
  *       {@code error_explanation}, one sentence on what to do; for an unknown rule base,
@@ -92,9 +93,16 @@ public record ExecutionResult(boolean success, String output, String query, Opti
         return metadata.get("warnings") instanceof List<?> l ? (List<String>) l : List.of();
     }
 
-    /** {@code metadata.proof_trace}, present when a trace was asked for and the query ran. */
-    public Optional<TraceResult> proofTrace() {
-        return metadata.get("proof_trace") instanceof TraceResult t ? Optional.of(t) : Optional.empty();
+    /**
+     * {@code metadata.proof_trace}: with a trace asked for, one proof tree per returned solution, in the
+     * order of {@link #answers()} (each a {@link TraceResult} with outcome SUCCESS); an empty list when the
+     * query has no solution. Absent when no trace was asked for, when the code did not load, or when the
+     * query ended in an error or a bound before its first solution ({@link #error()} says why).
+     */
+    @SuppressWarnings("unchecked")
+    public Optional<List<TraceResult>> proofTrace() {
+        return metadata.get("proof_trace") instanceof List<?> l ? Optional.of((List<TraceResult>) l)
+                : Optional.empty();
     }
 
     /**

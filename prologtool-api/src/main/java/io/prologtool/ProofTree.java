@@ -42,16 +42,25 @@ import java.util.function.Predicate;
  * @param rule     the clause used, as text ({@code "head :- body."} or a fact {@code "head."}), or
  *                 empty for nodes that no clause proved (built-ins, library predicates, negations)
  * @param line     the clause's line in the text that defined it, or 0 when unknown
+ * @param ruleBase the rule base whose text holds the clause (then {@code line} counts from that rule
+ *                 base's first line), or empty when the clause is in the code the caller sent
  * @param kind     what the node is: {@code clause}, {@code builtin}, {@code negation}, {@code failure}, ...
  * @param children the proofs of the subgoals, in order
  */
-public record ProofTree(String goal, String rule, int line, String kind, List<ProofTree> children) {
+public record ProofTree(String goal, String rule, int line, String ruleBase, String kind,
+                        List<ProofTree> children) {
 
     public ProofTree {
         Objects.requireNonNull(goal, "goal");
         Objects.requireNonNull(rule, "rule");
+        Objects.requireNonNull(ruleBase, "ruleBase");
         Objects.requireNonNull(kind, "kind");
         children = List.copyOf(children);
+    }
+
+    /** A node whose clause (if any) is in the caller's own text: no rule base. */
+    public ProofTree(String goal, String rule, int line, String kind, List<ProofTree> children) {
+        this(goal, rule, line, "", kind, children);
     }
 
     /** A node without children. */
@@ -129,6 +138,9 @@ public record ProofTree(String goal, String rule, int line, String kind, List<Pr
 
     private void appendText(StringBuilder out, int level) {
         out.append("  ".repeat(level)).append(oneLine(goal)).append("  [").append(kind);
+        if (!ruleBase.isEmpty()) {
+            out.append(", rule base ").append(ruleBase);
+        }
         if (line > 0) {
             out.append(", line ").append(line);
         }
@@ -156,7 +168,8 @@ public record ProofTree(String goal, String rule, int line, String kind, List<Pr
 
     /**
      * The tree as one line of JSON, the harness's wire form: {@code {"goal": .., "rule": ..,
-     * "line": .., "kind": .., "children": [..]}}; a leaf has {@code "children": []}.
+     * "line": .., "rule_base": .., "kind": .., "children": [..]}}, {@code rule_base} only when not
+     * empty; a leaf has {@code "children": []}.
      */
     public String toJson() {
         try {
@@ -172,6 +185,9 @@ public record ProofTree(String goal, String rule, int line, String kind, List<Pr
         n.put("goal", goal);
         n.put("rule", rule);
         n.put("line", line);
+        if (!ruleBase.isEmpty()) {
+            n.put("rule_base", ruleBase);
+        }
         n.put("kind", kind);
         ArrayNode cs = n.putArray("children");
         for (ProofTree c : children) {
@@ -181,8 +197,9 @@ public record ProofTree(String goal, String rule, int line, String kind, List<Pr
     }
 
     /**
-     * Reads the JSON of {@link #toJson()}. {@code rule}, {@code line} and {@code children} may be
-     * missing (or null): they default to {@code ""}, 0 and no children.
+     * Reads the JSON of {@link #toJson()}. {@code rule}, {@code line}, {@code rule_base} and
+     * {@code children} may be missing (or null): they default to {@code ""}, 0, {@code ""} and no
+     * children.
      *
      * @throws IllegalArgumentException when the text is not such JSON
      */
@@ -216,6 +233,7 @@ public record ProofTree(String goal, String rule, int line, String kind, List<Pr
         }
         JsonNode rule = node.path("rule");
         JsonNode line = node.path("line");
+        JsonNode ruleBase = node.path("rule_base");
         JsonNode children = node.path("children");
         if (!children.isMissingNode() && !children.isNull() && !children.isArray()) {
             throw new IllegalArgumentException("\"children\" must be an array: " + node);
@@ -225,7 +243,8 @@ public record ProofTree(String goal, String rule, int line, String kind, List<Pr
             cs.add(fromJson(c));
         }
         return new ProofTree(goal.asText(), rule.isTextual() ? rule.asText() : "",
-                line.canConvertToInt() ? line.asInt() : 0, kind.asText(), cs);
+                line.canConvertToInt() ? line.asInt() : 0, ruleBase.isTextual() ? ruleBase.asText() : "",
+                kind.asText(), cs);
     }
 
     // ---------------------------------------------------------------- Graphviz
@@ -249,6 +268,9 @@ public record ProofTree(String goal, String rule, int line, String kind, List<Pr
     private int appendDot(StringBuilder out, int[] next) {
         int id = next[0]++;
         StringBuilder label = new StringBuilder(goal).append('\n').append('[').append(kind);
+        if (!ruleBase.isEmpty()) {
+            label.append(", rule base ").append(ruleBase);
+        }
         if (line > 0) {
             label.append(", line ").append(line);
         }

@@ -35,8 +35,10 @@
                     explanation} when outcome is error
       category, explanation
                     for timeout, depth_exceeded and inference_limit
-      trace         {outcome, tree, node_count, truncated, error?} when a
-                    trace was asked for and the query ran
+      traces        with trace: one {outcome, tree, node_count, truncated}
+                    per returned answer, in order; [] when the query has
+                    no solution; absent when it ended in an error or a
+                    bound before any answer
       trace_problem {category: "trace_mechanism_error", message,
                     explanation} when the traced run did not reproduce
                     the untraced one
@@ -139,7 +141,7 @@ execute_in(T, RuleBases, Code, Query, Run, Pairs) :-
             nb_setval('$pt_halt_attempted', false),
             guarded_goal(T, Goal, Guarded),     % harness_guard.pl
             solve_goal(T, Guarded, Bindings, Limits, true, Solved),
-            exec_trace(T, Query, Solved, Run, TracePairs)
+            exec_trace(T, Query, Solved, Run, Parts, TracePairs)
         ;   Phase = query,
             Bindings = [],
             Solved = solved(error, E, [], false, "", false),
@@ -279,33 +281,39 @@ system:term_expansion((:- initialization(Goal, main)),
                  *             TRACE            *
                  *******************************/
 
-%   exec_trace(+Module, +Query, +Solved, +Run, -Pairs)
+%   exec_trace(+Module, +Query, +Solved, +Run, +Parts, -Pairs)
 %
 %   With trace asked for, the query runs a second time under the
-%   meta-interpreter of harness_trace.pl (its first proof's tree, or the
-%   tree of the failed attempt). The traced run must tell the same story
-%   as the untraced one; when it does not (a program whose result changes
-%   when it runs again, say by assert/retract), the tree cannot be
-%   trusted and trace_problem says so.
+%   meta-interpreter of harness_trace.pl, for as many solutions as the
+%   untraced run returned: traces is one proof tree per returned answer,
+%   in order ([] when there was none). A run that ended in an error or a
+%   bound before any answer has no traces. The traced run must tell the
+%   same story as the untraced one; when it does not (a program whose
+%   result changes when it runs again, say by assert/retract), the trees
+%   cannot be trusted and trace_problem says so.
 
-exec_trace(_, _, _, run(_, _, _, _, false, _, _), []) :-
+exec_trace(_, _, _, run(_, _, _, _, false, _, _), _, []) :-
     !.
-exec_trace(_, _, solved(timeout, _, _, _, _, _), _, []) :-
-    !.                                  % no time left to trace
-exec_trace(T, Query, solved(Outcome, _, _, _, _, _), Run, Pairs) :-
+exec_trace(_, _, solved(Outcome, _, [], _, _, _), _, _, Pairs) :-
+    !,
+    (   memberchk(Outcome, [success, failure])
+    ->  Pairs = [traces=[]]
+    ;   Pairs = []                      % an error or a bound before any answer
+    ).
+exec_trace(T, Query, solved(_, _, Answers, _, _, _), Run, Parts, Pairs) :-
     Run = run(Deadline, _, _, MaxOut, true, MaxDepth, MaxNodes),
+    length(Answers, Count),
     (   remaining(Deadline, Time),
         catch(parse_goal(T, Query, Goal, Bindings), _, fail)
     ->  nb_setval('$pt_halt_attempted', false),
-        catch(trace_goal(T, Goal, Bindings,
-                         limits(MaxDepth, MaxNodes, Time, MaxOut), TPairs0),
+        catch(trace_solutions(T, Goal, Bindings,
+                              limits(MaxDepth, MaxNodes, Time, MaxOut),
+                              Count, Trees, Status),
               E, true),
         (   var(E)
-        ->  exclude([output=_]>>true, TPairs0, TPairs),
-            memberchk(outcome=TOutcome, TPairs),
-            memberchk(tree=Tree, TPairs),
-            Pairs0 = [trace=json(TPairs)],
-            trace_problem(Outcome, TOutcome, Tree, TPairs, Problem)
+        ->  maplist(source_trace(Parts), Trees, SourceTrees),
+            Pairs0 = [traces=SourceTrees],
+            trace_problem(Status, Count, Problem)
         ;   error_message(E, Msg),
             Pairs0 = [],
             format(string(Problem), "The trace machinery failed: ~w", [Msg])
@@ -321,21 +329,45 @@ exec_trace(T, Query, solved(Outcome, _, _, _, _, _), Run, Pairs) :-
                Pairs)
     ).
 
-%   trace_problem(+Untraced, +Traced, +Tree, +TracePairs, -Problem)
-trace_problem(Untraced, Traced, Tree, _, Problem) :-
-    memberchk(Untraced, [success, failure, error]),
-    !,
-    (   Traced == Untraced, Tree \== @(null)
-    ->  Problem = none
-    ;   Traced == Untraced
-    ->  Problem = "The proof tree could not be built"
-    ;   Traced == timeout
-    ->  Problem = "The traced run did not finish in the time that was left after the untraced run"
-    ;   format(string(Problem),
-               "The traced run ended in ~w where the untraced run ended in ~w",
-               [Traced, Untraced])
+%   A proof tree's lines in their own texts, as source_diagnostic/3 does
+%   for diagnostics: a node whose clause is in a rule base names it.
+source_trace(Parts, json(Pairs0), json(Pairs)) :-
+    (   selectchk(tree=Tree0, Pairs0, tree=Tree, Pairs),
+        Tree0 = json(_)
+    ->  source_node(Parts, Tree0, Tree)
+    ;   Pairs = Pairs0
     ).
-trace_problem(_, _, _, _, none).    % a bound hit: nothing to compare
+
+source_node(Parts, json(Pairs0), json(Pairs)) :-
+    (   selectchk(children=Children0, Pairs0, children=Children, Pairs1)
+    ->  maplist(source_node(Parts), Children0, Children)
+    ;   Pairs1 = Pairs0
+    ),
+    (   selectchk(line=Line0, Pairs1, Rest),
+        Line0 > 0,
+        last_part(Parts, Line0, part(Name, First))
+    ->  Line is Line0 - First + 1,
+        (   Name == code
+        ->  selectchk(line=_, Pairs1, line=Line, Pairs)
+        ;   Rest = [goal=G, rule=R|Rest1]
+        ->  Pairs = [goal=G, rule=R, line=Line, rule_base=Name|Rest1]
+        ;   Pairs = [line=Line, rule_base=Name|Rest]
+        )
+    ;   Pairs = Pairs1
+    ).
+
+%   trace_problem(+Status, +Count, -Problem)
+trace_problem(complete, _, none).
+trace_problem(fewer(Got), Count, Problem) :-
+    format(string(Problem),
+           "The traced run found ~D solutions where the untraced run returned ~D",
+           [Got, Count]).
+trace_problem(timeout, _,
+              "The traced run did not finish in the time that was left after the untraced run").
+trace_problem(error(E), _, Problem) :-
+    error_message(E, Msg),
+    format(string(Problem),
+           "The traced run raised an error the untraced run did not: ~w", [Msg]).
 
                  /*******************************
                  *          CATEGORIES          *

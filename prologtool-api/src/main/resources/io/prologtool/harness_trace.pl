@@ -128,6 +128,74 @@ trace_goal(M, Goal, Bindings, limits(MaxDepth0, MaxNodes, TimeLimit, MaxOut),
     ),
     append(Pairs2, [output=Output], Pairs).
 
+%!  trace_solutions(+Module, +Goal, +Bindings, +Limits, +Count, -Trees,
+%!                  -Status) is det.
+%
+%   The proof trees of the first Count solutions of Goal, in solution
+%   order, each json([outcome=success, tree, node_count, truncated]):
+%   what execute's proof_trace lists, one tree per returned answer.
+%   Limits as for trace_goal/5; MaxNodes bounds each tree. Status is
+%   complete, or fewer(Found), timeout or error(E) when the traced run
+%   did not reproduce Count solutions (Trees then holds those it did).
+%   Output printed by the traced run is discarded.
+
+trace_solutions(M, Goal, Bindings, limits(MaxDepth0, MaxNodes, TimeLimit, MaxOut),
+                Count, Trees, Status) :-
+    tr_depth_cap(DepthCap),
+    MaxDepth is min(MaxDepth0, DepthCap),
+    LogMax is min(100000, max(MaxNodes, min(MaxNodes * 10, 10000))),
+    functor(Goals, goals, LogMax),
+    functor(Status0, status, LogMax),
+    Ctx = ctx(M, MaxDepth, MaxNodes, LogMax, 1, Bindings, Goals, Status0),
+    (   tr_compound_query(Goal)
+    ->  Synthetic = true, D0 = 2, N0 = 1
+    ;   Synthetic = false, D0 = 1, N0 = 0
+    ),
+    Found = found([]),
+    setup_call_cleanup(
+        tr_clear,
+        with_captured_output(
+            catch(limit_time(TimeLimit,
+                             tr_collect(Goal, Ctx, D0, N0, Synthetic, Bindings,
+                                        Count, Found)),
+                  E, true),
+            MaxOut, _Output, _OutputCut),
+        tr_clear),
+    arg(1, Found, Reversed),
+    reverse(Reversed, Trees),
+    length(Trees, Got),
+    (   var(E), Got =:= Count
+    ->  Status = complete
+    ;   var(E)
+    ->  Status = fewer(Got)
+    ;   E == time_limit_exceeded
+    ->  Status = timeout
+    ;   Status = error(E)
+    ).
+
+%   Each solution's tree is built while its bindings stand and kept with
+%   nb_setarg/3, so that backtracking into the next solution keeps it.
+tr_collect(Goal, Ctx, D0, N0, Synthetic, Bindings, Count, Found) :-
+    arg(1, Ctx, M),
+    arg(3, Ctx, MaxNodes),
+    State = count(0),
+    (   prolog_current_choice(Cut),
+        tr_solve(Goal, D0, Cut, 0, Ctx, Nodes, [], N0, _),
+        tr_safely(tr_success_tree(M, Nodes, Synthetic, Goal, Bindings,
+                                  MaxNodes, Tree, NodeCount, Truncated),
+                  Tree, NodeCount, Truncated),
+        arg(1, Found, Trees0),
+        nb_setarg(1, Found, [json([outcome=success, tree=Tree,
+                                   node_count=NodeCount,
+                                   truncated= @(Truncated)])|Trees0]),
+        arg(1, State, K0),
+        K is K0 + 1,
+        nb_setarg(1, State, K),
+        K >= Count
+    ->  true
+    ;   true
+    ).
+
 tr_clear :-
     retractall(tr_log(_, _, _, _, _)),
     retractall(tr_incomplete(_)),

@@ -94,11 +94,14 @@ public final class ExecutionReplies {
             metadata.put("rule_base_load_ms", Math.round(call.ruleBaseReadMs().getAsDouble()));
         }
         metadata.put("warnings", List.copyOf(warnings));
-        if (reply.path("trace").isObject()) {
-            ObjectNode t = reply.path("trace").deepCopy();
-            t.put("ok", true);
-            TraceResult trace = TraceReplies.traceResult(t);
-            metadata.put("proof_trace", trace);
+        if (reply.path("traces").isArray()) {
+            List<TraceResult> traces = new ArrayList<>();
+            for (JsonNode tree : reply.path("traces")) {
+                ObjectNode t = tree.deepCopy();
+                t.put("ok", true);
+                traces.add(TraceReplies.traceResult(t));
+            }
+            metadata.put("proof_trace", List.copyOf(traces));
         }
         boolean success = errors.isEmpty();
         if (!success) {

@@ -375,9 +375,10 @@ public final class PrologTools implements AutoCloseable {
                         Param.withDefault("max_results", INTEGER, F.numberNode(ExecutionRequest.DEFAULT_MAX_RESULTS),
                                 "Maximum number of solutions, 1 to 10000 (prevents runaway queries).")
                                 .range(1, ExecutionRequest.MAX_RESULTS_LIMIT),
-                        Param.withDefault("trace", BOOLEAN, F.booleanNode(false), "Include the proof tree of the "
-                                + "first solution (or of the failed attempt) in metadata.proof_trace; runs the "
-                                + "query a second time under a meta-interpreter."),
+                        Param.withDefault("trace", BOOLEAN, F.booleanNode(false), "Append a structured proof "
+                                + "tree for each returned solution to metadata.proof_trace (a list in solution "
+                                + "order, empty when there is none); runs the query a second time under a "
+                                + "meta-interpreter."),
                         Param.withDefault("time_limit", NUMBER, F.numberNode(10.0), "Extension: seconds for the "
                                 + "whole call; more than 0.").above(0, MAX_SECONDS)),
                 this::executeProlog);

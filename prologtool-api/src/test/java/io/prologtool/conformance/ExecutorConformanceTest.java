@@ -82,9 +82,9 @@ public abstract class ExecutorConformanceTest extends BackendFixture {
         List<String> wrong = new ArrayList<>();
         for (Problems.Problem p : Problems.all()) {
             ExecutionResult r = executor.execute(p.code(), p.query()).trace(true).run();
-            TraceResult trace = r.proofTrace().orElse(null);
-            boolean consistent = trace != null && trace.tree().isPresent()
-                    && trace.outcome() == (r.answers().isEmpty() ? Outcome.FAILURE : Outcome.SUCCESS);
+            List<TraceResult> traces = r.proofTrace().orElse(null);
+            boolean consistent = traces != null && traces.size() == r.answers().size()
+                    && traces.stream().allMatch(t -> t.tree().isPresent() && t.outcome() == Outcome.SUCCESS);
             if (!r.success() || !Problems.answers(p, r) || !consistent) {
                 wrong.add(p.id() + " -> " + r + " " + r.metadata());
             }
@@ -224,7 +224,7 @@ public abstract class ExecutorConformanceTest extends BackendFixture {
         assertThat(bad.get("error").asText()).contains("q/1");
         assertThat(bad.get("metadata").get("error_category").asText()).isEqualTo("undefined_predicate");
         JsonNode traced = executor.execute("p(1).", "p(X)").trace(true).run().toJson();
-        assertThat(traced.get("metadata").get("proof_trace").get("tree").get("goal").asText()).isEqualTo("p(1)");
+        assertThat(traced.get("metadata").get("proof_trace").get(0).get("tree").get("goal").asText()).isEqualTo("p(1)");
     }
 
     // ------------------------------------------------------------------ errors, one category each
@@ -471,6 +471,27 @@ public abstract class ExecutorConformanceTest extends BackendFixture {
     }
 
     @Test
+    void proofTreeLinesCountFromTheTextTheCallerSentWithRuleBasesLoaded() throws IOException {
+        String header = "% description: grandparents\n" + "%\n".repeat(39);           // lines 1-40
+        Files.writeString(rulesDir.resolve("grand.pl"), header + "grandparent(G, C) :- parent(G, P), parent(P, C).\n");
+        ExecutionResult r = executor.execute("parent(tom, bob).\nparent(bob, ann).\nlonely(X) :- true.\n",
+                "grandparent(tom, W)").ruleBases("grand").trace(true).run();
+        assertThat(r.output()).as("%s", r).isEqualTo("W = ann\n");
+        assertThat(r.warnings()).singleElement().asString().startsWith("line 3: ");
+        ProofTree tree = r.proofTrace().orElseThrow().get(0).tree().orElseThrow();
+        assertThat(tree.goal()).isEqualTo("grandparent(tom, ann)");
+        assertThat(tree.ruleBase()).isEqualTo("grand");
+        assertThat(tree.line()).isEqualTo(41);
+        assertThat(tree.children()).extracting(ProofTree::goal, ProofTree::line, ProofTree::ruleBase)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("parent(tom, bob)", 1, ""),
+                        org.assertj.core.groups.Tuple.tuple("parent(bob, ann)", 2, ""));
+        JsonNode json = r.toJson().get("metadata").get("proof_trace").get(0).get("tree");
+        assertThat(json.get("rule_base").asText()).isEqualTo("grand");
+        assertThat(json.get("children").get(0).has("rule_base")).isFalse();
+        assertThat(json.get("children").get(1).get("line").asInt()).isEqualTo(2);
+    }
+
+    @Test
     void aRuleBasesDiagnosticsNameItAndUseItsLines() {
         Path file = rulesDir.resolve("broken.pl");
         try {
@@ -512,17 +533,45 @@ public abstract class ExecutorConformanceTest extends BackendFixture {
     }
 
     @Test
-    void tracedResultsCarryTheProofTree() {
-        ExecutionResult r = executor.execute("human(socrates). mortal(X) :- human(X).", "mortal(Who)").trace(true)
-                .run();
-        TraceResult t = r.proofTrace().orElseThrow();
-        assertThat(t.outcome()).isEqualTo(Outcome.SUCCESS);
-        ProofTree tree = t.tree().orElseThrow();
-        assertThat(tree.goal()).isEqualTo("mortal(socrates)");
-        assertThat(tree.children()).extracting(ProofTree::goal).containsExactly("human(socrates)");
-        ExecutionResult failing = executor.execute("human(socrates). mortal(X) :- human(X).", "mortal(zeus)")
-                .trace(true).run();
-        assertThat(failing.success()).isTrue();
-        assertThat(failing.proofTrace().orElseThrow().outcome()).isEqualTo(Outcome.FAILURE);
+    void tracedResultsCarryOneProofTreePerSolutionInOrder() {
+        String code = "human(socrates). human(plato). human(aristotle). mortal(X) :- human(X).";
+        ExecutionResult r = executor.execute(code, "mortal(Who)").trace(true).run();
+        List<TraceResult> traces = r.proofTrace().orElseThrow();
+        assertThat(traces).hasSize(3).allSatisfy(t -> assertThat(t.outcome()).isEqualTo(Outcome.SUCCESS));
+        assertThat(traces).extracting(t -> t.tree().orElseThrow().goal())
+                .containsExactly("mortal(socrates)", "mortal(plato)", "mortal(aristotle)");
+        ProofTree first = traces.get(0).tree().orElseThrow();
+        assertThat(first.children()).extracting(ProofTree::goal).containsExactly("human(socrates)");
+        assertThat(first.line()).isEqualTo(1);
+
+        ExecutionResult cut = executor.execute(code, "mortal(Who)").trace(true).maxResults(2).run();
+        assertThat(cut.metadata().get("truncated")).isEqualTo(true);
+        assertThat(cut.proofTrace().orElseThrow()).extracting(t -> t.tree().orElseThrow().goal())
+                .containsExactly("mortal(socrates)", "mortal(plato)");
+
+        ExecutionResult none = executor.execute(code, "mortal(zeus)").trace(true).run();
+        assertThat(none.success()).isTrue();
+        assertThat(none.proofTrace()).contains(List.of());
+        assertThat(none.toJson().get("metadata").get("proof_trace").isArray()).isTrue();
+    }
+
+    @Test
+    void noProofTraceWhenTheCodeDoesNotLoadOrTheQueryRaisesFirst() {
+        ExecutionResult notLoaded = executor.execute("p(1.\n", "p(X)").trace(true).run();
+        assertThat(notLoaded.success()).isFalse();
+        assertThat(notLoaded.proofTrace()).isEmpty();
+        assertThat(notLoaded.metadata()).doesNotContainKey("proof_trace");
+        ExecutionResult raises = executor.execute("p(X) :- X is foo + 1.", "p(X)").trace(true).run();
+        assertThat(raises.errorCategory()).contains("type_error");
+        assertThat(raises.metadata()).doesNotContainKey("proof_trace");
+    }
+
+    @Test
+    void aTracedRunThatFindsOtherSolutionsIsATraceMechanismError() {
+        ExecutionResult r = executor.execute(":- dynamic seen/0.\np(1).\np(2) :- \\+ seen, assertz(seen).",
+                "p(X)").trace(true).run();
+        assertThat(r.answers()).hasSize(2);
+        assertThat(r.errorCategory()).as("%s", r.metadata()).contains("trace_mechanism_error");
+        assertThat(r.proofTrace().orElseThrow()).hasSize(1);
     }
 }
