@@ -32,17 +32,35 @@
 :- use_module(library(time)).
 :- use_module(library(prolog_stream)).
 :- use_module(library(sandbox)).
-% Loaded once here so that sessions (and sandboxed loads, which may not
-% load libraries themselves) find them ready.
-:- use_module(library(clpfd), []).
 :- use_module(library(plunit), []).
-:- use_module(library(aggregate), []).
-:- use_module(library(pairs), []).
-:- use_module(library(dicts), []).
-:- use_module(library(solution_sequences), []).
-:- use_module(library(yall), []).
-:- use_module(library(ordsets), []).
-:- use_module(library(assoc), []).
+
+%!  preloaded_library(?Library) is nondet.
+%
+%   The libraries every session sees as swipl's toplevel does after
+%   use_module/1: their exported predicates and operators (clpfd's #=,
+%   in, ins, #<==>, ...) without a declaration, sandboxed or not. They
+%   are imported into the module prologtool_libraries, the base of
+%   prologtool_guard (harness_guard.pl) and so of every session, below
+%   the session's own predicates: a program may define a predicate of
+%   the same name, or import the library itself, without a warning.
+%   The README lists them; keep the two in step.
+
+preloaded_library(clpfd).
+preloaded_library(lists).
+preloaded_library(apply).
+preloaded_library(aggregate).
+preloaded_library(pairs).
+preloaded_library(assoc).
+preloaded_library(ordsets).
+preloaded_library(solution_sequences).
+preloaded_library(yall).
+preloaded_library(dicts).
+preloaded_library(option).
+preloaded_library(error).
+
+:- set_module(prologtool_libraries:base(system)).
+:- forall(preloaded_library(Lib),
+          @(use_module(library(Lib)), prologtool_libraries)).
 
 :- dynamic
     session/2,                  % Module, Options
@@ -1319,6 +1337,10 @@ term_json(T, json([type=atom, value=S])) :-
     atom(T),
     !,
     atom_string(T, S).
+term_json(T, json([type=atom, value=S])) :-
+    is_dict(T),                         % a compound whose name is no atom
+    !,
+    format(string(S), "~q", [T]).
 term_json(T, json([type=compound, functor=F, args=Js])) :-
     compound(T),
     !,
@@ -1326,7 +1348,7 @@ term_json(T, json([type=compound, functor=F, args=Js])) :-
     atom_string(Name, F),
     maplist(term_json, Args, Js).
 term_json(T, json([type=atom, value=S])) :-
-    % blobs (streams, clause references) and dicts: their printed form
+    % blobs (streams, clause references): their printed form
     format(string(S), "~q", [T]).
 
 list_spine(L, [], L) :-

@@ -536,11 +536,7 @@ syntax_explanation(What, Explanation) :-
             brackets or quotes, or an operator without its operands.", [What]).
 
 undefined_explanation(M, Name, Arity, Explanation) :-
-    (   clpfd_name(Name)
-    ->  format(string(Explanation),
-               "~q/~w is a CLP(FD) constraint: add :- use_module(library(clpfd)). \c
-                at the top of the code.", [Name, Arity])
-    ;   atom(M), session(M, _),
+    (   atom(M), session(M, _),
         similar_predicates(M, Name, Arity, [Best|_])
     ->  format(string(Explanation),
                "~q/~w is not defined: did you mean ~w? Otherwise define it, \c
@@ -553,11 +549,6 @@ undefined_explanation(M, Name, Arity, Explanation) :-
                 declare it with :- dynamic ~q/~w. if it may have no clauses.",
                [Name, Arity, Name, Arity])
     ).
-
-clpfd_name(Name) :-
-    memberchk(Name, [ #=, #\=, #<, #>, #=<, #>=, in, ins, label, labeling,
-                      all_different, all_distinct, sum, tuples_in, #<==>,
-                      #==>, #<==, #\/, #\, transpose ]).
 
 evaluation_explanation(zero_divisor,
                        "A division by zero: guard the division (for example \c
@@ -589,7 +580,7 @@ request(parse, Req, [messages=Diags, terms=Count]) :-
     exec_module(M, T),
     setup_call_cleanup(
         ( close_exec_module(T),
-          set_module(T:base(system)),
+          set_module(T:base(prologtool_libraries)),   % their operators
           set_module(T:class(temporary)) ),
         parse_text(T, Text, Diags, Count),
         close_exec_module(T)).

@@ -2,7 +2,9 @@
     prologtool_harness): the built-ins as session code sees them.
 
     Every session module inherits from the module prologtool_guard
-    (set_module(M:base(prologtool_guard)), whose own base is system).
+    (set_module(M:base(prologtool_guard)), whose own base is
+    prologtool_libraries, the preloaded libraries (harness.pl), whose
+    base is system).
     prologtool_guard redefines the built-ins that would let session code
     escape its bounds, reach state that other sessions share, or crash an
     embedding process:
@@ -37,7 +39,7 @@
     three: the isolation check refuses it (harness_sandbox.pl).
 */
 
-:- set_module(prologtool_guard:base(system)).
+:- set_module(prologtool_guard:base(prologtool_libraries)).
 
 %!  guarded(?Head) is nondet.
 %

@@ -37,6 +37,13 @@ public abstract class GoalConformanceTest extends BackendFixture {
     }
 
     @Test
+    void aDictInAnAnswerComesBackAsItsPrintedForm() {
+        GoalResult r = run("D = point{x: 1, y: 2}");
+        assertThat(r.outcome()).as("%s", r).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.answers().get(0).get("D")).isEqualTo(io.prologtool.Term.atom("point{x:1,y:2}"));
+    }
+
+    @Test
     void underscoreVariablesAreNotReported() {
         GoalResult r = run("_Hidden = 1, X = 2, _ = 3");
         assertThat(r.answers().get(0).variables()).containsExactly("X");

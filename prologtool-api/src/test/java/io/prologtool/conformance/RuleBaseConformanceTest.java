@@ -74,6 +74,8 @@ public abstract class RuleBaseConformanceTest extends BackendFixture {
         assertThat(store.save("ops", ":- op(700, xfx, ===>).\na ===> b.\n").isOk()).isTrue();
         assertThat(store.save("clp", ":- use_module(library(clpfd)).\nsmall(X) :- X in 1..3, X #\\= 2.\n").isOk())
                 .isTrue();
+        // the preloaded libraries' operators need no declaration, as in a session
+        assertThat(store.save("clp_plain", "small(X) :- X in 1..3, X #\\= 2.\n").isOk()).isTrue();
         // without the declaration the operator is a syntax error
         assertThat(store.save("noop", "a ===> b.\n").error().orElseThrow().code())
                 .isEqualTo(RuleBaseError.Code.SYNTAX_ERROR);
