@@ -779,7 +779,17 @@ message_kind(initialization_failure(_, _), _, directive_failed) :- !.
 message_kind(initialization_error(_, E, _), S, K) :- !,
     message_kind(E, S, K).
 message_kind(error(sandbox_violation(_), _), _, sandbox_violation) :- !.
-message_kind(error(permission_error(_, sandboxed, _), _), _, sandbox_violation) :- !.
+% The sandboxed loader's refusals, whatever error SWI-Prolog raised: a
+% goal it cannot prove safe (an instantiation_error for a load or a goal
+% built at run time, with the sandbox as context), a clause for another
+% module's hook, an initialization that would outlive the load.
+message_kind(error(_, Context), _, sandbox_violation) :-
+    nonvar(Context),
+    Context = sandbox(_, _),
+    !.
+message_kind(error(permission_error(_, Type, _), _), _, sandbox_violation) :-
+    memberchk(Type, [sandboxed, sandboxed_clause, initialization(restore)]),
+    !.
 message_kind(error(Formal, _), _, Kind) :-
     callable(Formal),
     functor(Formal, Name, _),
@@ -896,8 +906,10 @@ solve_goal(M, Goal, Bindings, Limits, Lines, Solved) :-
     solve_goal(M, Goal, Bindings, Limits, Lines, true, Solved).
 
 %   solve_goal(..., +Lines, +Keep, -Solved): with Keep false, every database
-%   change the search makes is discarded when it ends (snapshot/1). The
-%   answers travel in a message queue, which a snapshot does not roll back.
+%   change the search makes is discarded when it ends (snapshot/1), and a
+%   change of the session's flags or operators, which a snapshot would
+%   not undo, is refused. The answers travel in a message queue, which a
+%   snapshot does not roll back.
 solve_goal(M, Goal, Bindings, limits(MaxAnswers, TimeLimit, MaxDepth, MaxInf, MaxOut),
            Lines, Keep, solved(Outcome, Error, Answers, Truncated, Output, OutputCut)) :-
     Limit is MaxAnswers + 1,
@@ -905,8 +917,10 @@ solve_goal(M, Goal, Bindings, limits(MaxAnswers, TimeLimit, MaxDepth, MaxInf, Ma
     % answers, depth hit, inference, answer lines wanted, answer queue
     State = state(0, false, complete, Lines, Queue),
     Search = limited(M, Goal, Bindings, MaxDepth, MaxInf, TimeLimit, Limit, State),
-    (   Keep == false
-    ->  Run = snapshot(Search)
+    (   Keep == false                   % session_set_flag/3 refuses in it
+    ->  Run = setup_call_cleanup(nb_setval('$pt_keep_changes', false),
+                                 snapshot(Search),
+                                 nb_setval('$pt_keep_changes', true))
     ;   Run = Search
     ),
     call_cleanup(

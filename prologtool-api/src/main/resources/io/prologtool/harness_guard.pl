@@ -167,8 +167,21 @@ guard_alias(Goal, Alias) :-
     Goal =.. [Name|Args].
 
 %   Sandboxed sessions: a guard, or its alias, is exactly as safe as the
-%   built-in it guards, and calls what that built-in would call.
+%   built-in it guards, and calls what that built-in would call. halt/0,1
+%   and abort/0 make the check itself throw, so that they are refused
+%   before anything runs: a refusal at run time could be caught by the
+%   checked code (catch(halt, _, true)).
 :- multifile sandbox:safe_meta/2.
+sandbox:safe_meta(prologtool_guard:Goal, _) :-
+    callable(Goal),
+    (   ending_goal(Goal)
+    ->  Builtin = Goal
+    ;   catch(guard_alias(Builtin, Goal), _, fail),
+        ending_goal(Builtin)
+    ),
+    !,
+    throw(error(permission_error(call, sandboxed, Builtin),
+                sandbox(prologtool_guard:Goal, []))).
 sandbox:safe_meta(prologtool_guard:Goal, Called) :-
     callable(Goal),
     (   guarded(Goal)
@@ -178,6 +191,10 @@ sandbox:safe_meta(prologtool_guard:Goal, Called) :-
     ),
     !,
     safe_builtin(Builtin, Called).
+
+ending_goal(halt).
+ending_goal(halt(_)).
+ending_goal(abort).
 
 safe_builtin(Builtin, Called) :-
     (   catch(sandbox:safe_meta(system:Builtin, Called0), _, fail)
@@ -823,6 +840,11 @@ session_recorded(M, Key, Value, Ref) :-
 
 %   Flags that every module has its own value of are set in the
 %   session's module; any other flag is shared by the whole Prolog.
+session_set_flag(_, Flag, Value) :-
+    nb_current('$pt_keep_changes', false),
+    !,
+    refuse(set_prolog_flag(Flag, Value),
+           'a goal run without side effects may not change the session\'s flags').
 session_set_flag(M, Flag, Value) :-
     (   atom(Flag), module_local_flag(Flag)
     ->  system:set_prolog_flag(M:Flag, Value)
@@ -832,6 +854,11 @@ session_set_flag(M, Flag, Value) :-
 
 %   Operators defined at run time belong to the session's module (a goal
 %   runs with user as its source module).
+session_op(_, Priority, Type, Names) :-
+    nb_current('$pt_keep_changes', false),
+    !,
+    refuse(op(Priority, Type, Names),
+           'a goal run without side effects may not change the session\'s operators').
 session_op(M, Priority, Type, Names) :-
     (   is_list(Names)
     ->  maplist(session_op_name(M), Names, Qualified)

@@ -141,9 +141,11 @@ consult_number(File, N) :-
     !.
 consult_number(_, 0).
 
+%   An operator of the session's own: not one it inherits from the
+%   preloaded libraries or system (harness.pl).
 local_op(M, Text) :-
     current_op(P, T, M:Op),
-    \+ current_op(P, T, system:Op),
+    \+ current_op(P, T, prologtool_libraries:Op),
     format(string(Text), ":- op(~w, ~w, ~q).", [P, T, Op]).
 
 declaration_text(M, Head, Text) :-

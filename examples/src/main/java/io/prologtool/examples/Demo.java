@@ -240,13 +240,13 @@ public final class Demo {
 
         out.println("Where the semantics part (the paper's Table 6 analysis)");
         out.printf("  %-34s %-10s %-14s %-20s %s%n", "", "questions", "paper != naf", "plain SLDNF loops",
-                "plain = naf where it ends");
+                "plain = naf where both answer");
         for (var e : files.entrySet()) {
             Predicate<Result> inFile = inFile(e.getValue());
             long loops = plain.hitBound().stream().filter(inFile).count();
-            long ends = e.getValue().size() - loops;
+            Accuracy agree = plain.agreement(naf, inFile);
             out.printf("  %-34s %-10d %-14d %-20d %d of %d%n", e.getKey(), e.getValue().size(),
-                    differ(paper, naf, inFile), loops, agree(plain, naf, inFile), ends);
+                    differ(paper, naf, inFile), loops, agree.correct(), agree.total());
         }
         if (!diverging.isEmpty()) {
             Predicate<Result> inDiv = inFile(diverging);
@@ -260,6 +260,9 @@ public final class Demo {
         }
         out.println("  questions left unanswered: paper " + paper.unknown().size() + ", naf " + naf.unknown().size()
                 + ", plain " + plain.unknown().size() + " (" + plain.hitBound().size() + " stopped by the inference limit)");
+        for (Report r : List.of(paper, naf, plain)) {
+            unanswered(r);
+        }
         out.println();
 
         int total = paper.results().size() + naf.results().size() + plain.results().size();
@@ -277,17 +280,15 @@ public final class Demo {
         return PararuleEvaluation.run(agent, qs, options.parallel, progress.step());
     }
 
-    /** Questions that {@code a} answered (no bound hit) with the same answer as {@code b}. */
-    private static long agree(Report a, Report b, Predicate<Result> filter) {
-        long n = 0;
-        for (int i = 0; i < a.results().size(); i++) {
-            Result x = a.results().get(i);
-            if (filter.test(x) && !x.solution().hitBound()
-                    && x.solution().answer() == b.results().get(i).solution().answer()) {
-                n++;
-            }
+    /** The unanswered questions of a report that no bound stopped, each with why (at most 10). */
+    private void unanswered(Report r) {
+        List<Result> why = r.unknown().stream().filter(x -> !x.solution().hitBound()).toList();
+        for (Result x : why.subList(0, Math.min(10, why.size()))) {
+            out.println("    " + r.formalizer() + " " + x.question().id() + ": " + x.whyUnanswered().orElseThrow());
         }
-        return n;
+        if (why.size() > 10) {
+            out.println("    ... and " + (why.size() - 10) + " more for " + r.formalizer());
+        }
     }
 
     private static long differ(Report a, Report b, Predicate<Result> filter) {
@@ -391,6 +392,7 @@ public final class Demo {
         out.printf(Locale.ROOT, "%nmean attempts %.2f; unanswered %d; ", r.meanAttempts(), r.unknown().size());
         out.println(r.tokens().map(t -> String.format(Locale.ROOT, "tokens %d (%.0f per question)", t.total(),
                 (double) t.total() / r.results().size())).orElse("tokens not reported"));
+        unanswered(r);
         out.printf(Locale.ROOT, "Throughput: %d questions in %.1f s (%d in parallel); %.1f s per question on average%n",
                 r.results().size(), r.wall().toNanos() / 1e9, options.parallel,
                 r.results().stream().mapToLong(x -> x.solution().elapsed().toMillis()).average().orElse(0) / 1000);

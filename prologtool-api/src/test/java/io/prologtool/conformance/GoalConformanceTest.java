@@ -354,6 +354,13 @@ public abstract class GoalConformanceTest extends BackendFixture {
                 .allowSideEffects(false).timeLimit(Duration.ofMillis(500)).run();
         assertThat(timedOut.outcome()).isEqualTo(Outcome.TIMEOUT);
         assertThat(session.goal("counter(X)").run().answers()).hasSize(1);
+        // nor the session's flags, which a snapshot does not roll back: refused
+        GoalResult flag = session.goal("set_prolog_flag(double_quotes, codes)").allowSideEffects(false).run();
+        assertThat(flag.error().orElseThrow().kind()).as("%s", flag).isEqualTo("sandbox_violation");
+        GoalResult caught = session.goal("catch(set_prolog_flag(double_quotes, atom), _, true)")
+                .allowSideEffects(false).run();
+        assertThat(caught.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(session.goal("X = \"ab\"").run().answers().get(0).get("X")).isEqualTo(Term.string("ab"));
         // with side effects allowed, changes stay
         session.goal("assertz(counter(2))").run();
         assertThat(session.goal("counter(X)").run().answers()).hasSize(2);

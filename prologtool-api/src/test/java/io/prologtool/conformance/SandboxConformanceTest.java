@@ -156,6 +156,69 @@ public abstract class SandboxConformanceTest extends BackendFixture {
         assertThat(r.output()).isEqualTo("42\n");
     }
 
+    /**
+     * Texts the sandbox refuses whatever SWI-Prolog raises underneath (an instantiation error for a
+     * load or a goal built at run time, a permission error for a hook clause or a main initialization).
+     */
+    static final List<String> REFUSED_TEXTS = List.of(
+            ":- ensure_loaded('/tmp/pt-hostile-11').\n",
+            ":- use_module('/tmp/pt-hostile-11').\n",
+            ":- load_files('/tmp/pt-hostile-11', []).\n",
+            ":- consult('/tmp/pt-hostile-11').\n",
+            ":- ['/tmp/pt-hostile-11'].\n",
+            ":- G = true, call(G).\n",
+            ":- G =.. [write, x], G.\n",
+            ":- initialization(main, main).\nmain :- write(hi).\n",
+            "user:portray(_) :- true.\n",
+            "prolog:message(pt_hostile) --> [].\n",
+            ":- catch(halt, _, true).\n");
+
+    @Test
+    void everySandboxRefusalInATextIsASandboxViolationWithSwiPrologsMessage() {
+        List<String> wrong = new ArrayList<>();
+        for (String text : REFUSED_TEXTS) {
+            try (PrologSession s = backend.open(SANDBOXED)) {
+                ConsultResult c = s.consult(text);
+                if (c.errors().isEmpty() || !c.errors().stream().allMatch(d -> d.kind().equals("sandbox_violation")
+                        && d.line() == 1 && !d.message().isBlank())) {
+                    wrong.add(text.strip() + " -> " + c.messages());
+                }
+                assertThat(s.goal("X = 1").run().outcome()).isEqualTo(Outcome.SUCCESS);
+            }
+        }
+        assertThat(wrong).as("refusals of another kind").isEmpty();
+        try (PrologSession s = backend.open(SANDBOXED)) {
+            // SWI-Prolog's own words stay in the message
+            assertThat(s.consult(":- G = true, call(G).\n").errors().get(0).message())
+                    .contains("Could not derive which predicate may be called");
+            assertThat(s.consult("user:portray(_) :- true.\n").errors().get(0).message()).contains("portray");
+        }
+    }
+
+    @Test
+    void refusingHaltIsNothingSessionCodeCanCatch() {
+        List<String> goals = List.of("catch(halt, _, true)", "catch(halt(0), _, true)", "catch(abort, _, true)",
+                "catch(call(halt), _, true)", "catch_with_backtrace(halt, _, true)", "ignore(halt)", "\\+ halt");
+        List<String> wrong = new ArrayList<>();
+        for (String goal : goals) {
+            GoalResult r = sandboxed.goal(goal).run();
+            GoalResult checked = session.goal(goal).allowSideEffects(false).run();
+            for (GoalResult g : List.of(r, checked)) {
+                if (g.outcome() != Outcome.ERROR || !g.error().orElseThrow().kind().equals("sandbox_violation")
+                        || !g.error().orElseThrow().message().matches("(?s).*\\b(halt|abort)\\b.*")) {
+                    wrong.add(goal + " -> " + g);
+                }
+            }
+        }
+        assertThat(wrong).as("refusals that were caught or do not name the goal").isEmpty();
+        ConsultResult c = sandboxed.consult(":- catch(halt, _, true).\nok.\n");
+        assertThat(c.errors()).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("sandbox_violation");
+            assertThat(d.message()).contains("halt");
+        });
+        assertThat(sandboxed.goal("ok").run().outcome()).isEqualTo(Outcome.SUCCESS);
+    }
+
     @Test
     void isolationHoldsWithoutTheSandboxToo() {
         try (PrologSession plain = backend.open()) {

@@ -1,8 +1,11 @@
 package io.prologtool.examples.pararule;
 
+import io.prologtool.examples.formalizer.Attempt;
+import io.prologtool.examples.formalizer.AttemptError;
 import io.prologtool.examples.formalizer.FormalizerAgent;
 import io.prologtool.examples.formalizer.Solution;
 import io.prologtool.examples.formalizer.Tokens;
+import io.prologtool.examples.formalizer.Verdict;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,6 +55,23 @@ public final class PararuleEvaluation {
         /** True when the answer is the gold label. */
         public boolean correct() {
             return solution.answer().matches(question.label());
+        }
+
+        /**
+         * Why the question has no answer, empty when it has one: the bound that stopped the goal, or the
+         * last attempt's error ({@code TemplateFormalizer}'s names the sentence it could not translate).
+         */
+        public Optional<String> whyUnanswered() {
+            if (solution.answer() != Verdict.UNKNOWN) {
+                return Optional.empty();
+            }
+            if (solution.hitBound()) {
+                return Optional.of("stopped by a bound ("
+                        + solution.outcome().map(o -> o.wireName()).orElse("no outcome") + ")");
+            }
+            List<Attempt> attempts = solution.attempts();
+            return Optional.of(attempts.get(attempts.size() - 1).error().map(AttemptError::toString)
+                    .orElse("no answer"));
         }
     }
 
@@ -207,6 +227,40 @@ public final class PararuleEvaluation {
         /** Accuracy per rule type. */
         public Map<String, Accuracy> byRuleType() {
             return by(PararuleQuestion::ruleType);
+        }
+
+        /**
+         * How often this report and {@code other} (over the same questions, in the same order) give the
+         * same answer, among the results that pass {@code filter} and that both answered (an unanswered
+         * question on either side is left out): {@code correct} counts the agreements, {@code total}
+         * the questions both answered.
+         *
+         * @throws IllegalArgumentException when the reports are not over the same questions
+         */
+        public Accuracy agreement(Report other, Predicate<Result> filter) {
+            if (other.results.size() != results.size()) {
+                throw new IllegalArgumentException("reports over " + results.size() + " and "
+                        + other.results.size() + " questions");
+            }
+            int same = 0;
+            int both = 0;
+            for (int i = 0; i < results.size(); i++) {
+                Result a = results.get(i);
+                Result b = other.results.get(i);
+                if (!a.question().id().equals(b.question().id())) {
+                    throw new IllegalArgumentException("question " + i + " is " + a.question().id() + " in one "
+                            + "report and " + b.question().id() + " in the other");
+                }
+                Optional<Boolean> x = a.solution().answer().asBoolean();
+                Optional<Boolean> y = b.solution().answer().asBoolean();
+                if (filter.test(a) && x.isPresent() && y.isPresent()) {
+                    both++;
+                    if (x.equals(y)) {
+                        same++;
+                    }
+                }
+            }
+            return new Accuracy(same, both);
         }
 
         /** The results whose goal hit a bound (time, depth, inferences) instead of finishing. */

@@ -103,6 +103,45 @@ class PararuleEvaluationTest {
         assertThat(plain.unknown()).hasSameSizeAs(plain.hitBound());
     }
 
+    /** A question of the file with one more sentence, which no template translates. */
+    static PararuleQuestion untranslatable(PararuleQuestion q) {
+        return new PararuleQuestion(q.id() + "-moon", q.depth(), q.ruleType(), q.domain(),
+                q.context() + " The moon sings opera on Tuesdays.", q.question(), q.label(), q.nafLabel(),
+                q.plainSldnfTerminates(), q.synthetic());
+    }
+
+    @Test
+    void anUnansweredQuestionSaysWhichSentenceCouldNotBeTranslated() {
+        PararuleQuestion q = untranslatable(sample.get(0));
+        PararuleEvaluation.Report r = PararuleEvaluation.run(agent(TemplateFormalizer.paper()), List.of(q), 1, p -> { });
+        PararuleEvaluation.Result result = r.results().get(0);
+        assertThat(result.solution().answer()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(result.whyUnanswered()).hasValueSatisfying(why ->
+                assertThat(why).contains("\"The moon sings opera on Tuesdays.\""));
+        PararuleEvaluation.Report answered = PararuleEvaluation.run(agent(TemplateFormalizer.paper()),
+                List.of(sample.get(0)), 1, p -> { });
+        assertThat(answered.results().get(0).whyUnanswered()).isEmpty();
+    }
+
+    @Test
+    void agreementCountsOnlyTheQuestionsBothAnswered() {
+        List<PararuleQuestion> qs = new ArrayList<>(every(diverging, 4));
+        qs.add(untranslatable(diverging.get(0)));
+        PararuleEvaluation.Report plain = PararuleEvaluation.run(agent(TemplateFormalizer.plainSldnf()), qs, 3, p -> { });
+        PararuleEvaluation.Report naf = PararuleEvaluation.run(agent(TemplateFormalizer.negationAsFailure()), qs, 3, p -> { });
+        long loops = plain.hitBound().size();
+        assertThat(loops).isPositive();
+        assertThat(naf.unknown()).hasSize(1);                       // the untranslatable one, for both
+        PararuleEvaluation.Accuracy agree = plain.agreement(naf, x -> true);
+        assertThat(agree.total()).isEqualTo(qs.size() - loops - 1);
+        // where plain SLDNF ends it gives the naf label, so both agree on every question both answered
+        assertThat(agree.correct()).isEqualTo(agree.total());
+        assertThat(plain.agreement(naf, x -> x.question().id().endsWith("-moon")).total()).isZero();
+        PararuleEvaluation.Report shorter = PararuleEvaluation.run(agent(TemplateFormalizer.negationAsFailure()),
+                qs.subList(0, 2), 1, p -> { });
+        assertThatThrownBy(() -> plain.agreement(shorter, x -> true)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void counterfactualLabelsFollowTheClosedWorldReading() {
         List<PararuleQuestion> qs = every(counterfactual, 8);
