@@ -118,6 +118,23 @@ public final class JplBackend implements PrologBackend {
         }
     }
 
+    /**
+     * The floor of any call into the embedded Prolog, for benchmarks that report their figures as a
+     * ratio to it: JPL's own {@code new Query("true").hasSolution()}, opened and closed {@code count}
+     * times back to back on a thread attached to the embedded Prolog, with nothing of prologtool in
+     * between. Runs no session code and changes nothing.
+     *
+     * @param count how many queries to time, at least 1
+     * @return the nanoseconds of each query, in order
+     * @throws IllegalArgumentException when {@code count} is below 1
+     */
+    public long[] timeBareQueries(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1, was " + count);
+        }
+        return runtime.timeBareQueries(count);
+    }
+
     /** Modules in the embedded Prolog: what sessions hold, on top of the harness and libraries. */
     int moduleCount() {
         return runtime.moduleCount();

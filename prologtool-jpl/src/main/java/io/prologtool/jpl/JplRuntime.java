@@ -447,6 +447,22 @@ final class JplRuntime {
         return count("session_module_count");
     }
 
+    /** JPL's {@code Query("true").hasSolution()}, {@code count} times on the control thread: each one's nanoseconds. */
+    long[] timeBareQueries(int count) {
+        return onControl(() -> {
+            long[] nanos = new long[count];
+            for (int i = 0; i < count; i++) {
+                long t0 = System.nanoTime();
+                boolean ok = jpl.hasSolution("true");
+                nanos[i] = System.nanoTime() - t0;
+                if (!ok) {
+                    throw new PrologToolException("the embedded SWI-Prolog failed the query true");
+                }
+            }
+            return nanos;
+        });
+    }
+
     private int count(String predicate) {
         return onControl(() -> countHere(predicate));
     }

@@ -157,7 +157,7 @@ public final class Benchmarks {
         if (options.only().isEmpty()) {
             rows.addAll(RoundTrips.measure(plan, swipl, log));
             rows.addAll(ExecuteProlog.measure(plan, swipl, log));
-            rows.addAll(PararuleThroughput.measure(plan, log));
+            rows.addAll(PararuleThroughput.measure(plan, swipl, log));
             rows.addAll(MemoryFootprint.measure(plan, swipl, log));
         }
 

@@ -53,9 +53,9 @@ final class ExecuteProlog {
                 + "over the problems after " + plan.executeRounds().warmup() + " warm-up round(s)";
         return List.of(
                 Row.of("execute_prolog", WHAT, "jpl", jpl, Unit.MILLIS, details, BASELINE, base)
-                        .withTarget(Target.ratioAtLeast(20)),
+                        .withTarget(Target.ratioAtLeast(50)),
                 Row.of("execute_prolog", WHAT, "process", process, Unit.MILLIS, details, BASELINE, base)
-                        .withTarget(Target.ratioAtLeast(20)));
+                        .withTarget(Target.ratioAtLeast(50)));
     }
 
     private static Summary measure(Plan plan, List<Problem> problems, Supplier<PrologBackend> make, PrintStream log)

@@ -12,6 +12,7 @@ import io.prologtool.process.ProcessBackend;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,17 +38,23 @@ final class PararuleThroughput {
     private PararuleThroughput() {
     }
 
-    static List<Row> measure(Plan plan, PrintStream log) throws IOException {
+    private static final String FLOOR = "batch floor: the same programs answered by plain swipl in one process, "
+            + "a fresh module per question (load from a string, query, destroy)";
+
+    static List<Row> measure(Plan plan, Path swipl, PrintStream log) throws IOException, InterruptedException {
         List<PararuleQuestion> all = PararuleQuestion.bundled("sample.jsonl");
         List<PararuleQuestion> qs = PararuleQuestion.spread(all, plan.pararuleQuestions());
+        log.printf(Locale.ROOT, "[bench] PARARULE-Plus %d questions, batch floor: plain swipl, %d run(s)%n", qs.size(),
+                plan.batchFloorRuns());
+        double floor = Summary.of(Floors.pararuleBatch(swipl, qs, plan.batchFloorRuns())).median();
         List<Row> rows = new ArrayList<>();
-        rows.addAll(measure(plan, qs, "jpl", JplBackend::get, log));
-        rows.addAll(measure(plan, qs, "process", () -> ProcessBackend.builder().poolSize(2).build(), log));
+        rows.addAll(measure(plan, qs, "jpl", JplBackend::get, floor, 0.6, log));
+        rows.addAll(measure(plan, qs, "process", () -> ProcessBackend.builder().poolSize(2).build(), floor, 0.4, log));
         return rows;
     }
 
     private static List<Row> measure(Plan plan, List<PararuleQuestion> qs, String name, Supplier<PrologBackend> make,
-                                     PrintStream log) {
+                                     double floor, double floorShare, PrintStream log) {
         int runs = plan.pararuleRuns().timed();
         String statistic = runs == 1 ? "1 run" : "median of " + runs + " runs";
         double[] oneThread = new double[runs];
@@ -80,16 +87,21 @@ final class PararuleThroughput {
                 + "TemplateFormalizer.paper() (formalize, open, consult, query, close; at most 100,000 inferences a goal) "
                 + "and PararuleEvaluation.run" + ("process".equals(name) ? "; ProcessBackend.builder().poolSize(2)" : "")
                 + "; every run scored at least " + MIN_ACCURACY;
+        Row single = new Row("pararule_throughput_1", "PARARULE-Plus sample, 1 thread (" + statistic + ")", name,
+                Summary.of(oneThread).median(), OptionalDouble.empty(), Unit.QUESTIONS_PER_SECOND,
+                pipeline + "; questions per second of wall time, " + statistic, FLOOR, OptionalDouble.of(floor),
+                Optional.of(Target.ratioAtLeast(floorShare)));
         Row rate = new Row("pararule_throughput", "PARARULE-Plus sample, 2 threads (" + statistic + ")", name,
                 Summary.of(twoThreads).median(), OptionalDouble.empty(), Unit.QUESTIONS_PER_SECOND,
                 pipeline + "; questions per second of wall time, " + statistic, "the same, 1 thread",
-                OptionalDouble.of(Summary.of(oneThread).median()), Optional.empty());
+                OptionalDouble.of(Summary.of(oneThread).median()),
+                "jpl".equals(name) ? Optional.of(Target.ratioAtLeast(1.7)) : Optional.empty());
         Summary latency = Summary.of(latencies.stream().mapToDouble(Double::doubleValue).toArray());
         Row each = new Row("pararule_latency", "PARARULE-Plus per-question latency, 1 thread", name, latency.median(),
                 OptionalDouble.of(latency.p90()), Unit.MILLIS,
                 pipeline + "; Solution.elapsed() of every question of the timed 1-thread runs", "",
                 OptionalDouble.empty(), Optional.empty());
-        return List.of(rate, each);
+        return List.of(single, rate, each);
     }
 
     private static Report checked(Report r, String backend, int threads) {

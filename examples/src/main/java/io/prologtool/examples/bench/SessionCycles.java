@@ -97,11 +97,11 @@ final class SessionCycles {
         return java.util.stream.Stream.concat(List.of(
                 Row.of("cycle", WHAT, "jpl", jpl, Unit.MILLIS,
                         "JplBackend.get(): open, consult the 20-clause edge/path program, run " + GOAL + ", close; back to back",
-                        BASELINE, base).withTarget(Target.below(1)),
+                        BASELINE, base).withTarget(Target.below(0.4)),
                 Row.of("cycle_warm_pool", "session cycle, warm pool of 2, " + poolPause + " ms apart", "process", pooled, Unit.MILLIS,
                         "ProcessBackend.builder().poolSize(2): the same cycle, with an untimed " + poolPause
                                 + " ms sleep before each so that the pool refills, as for requests that arrive over time",
-                        BASELINE, base).withTarget(Target.below(5)),
+                        BASELINE, base).withTarget(Target.below(2)),
                 Row.of("cycle_child_per_open", "session cycle, child per open (saved state)", "process", perOpen,
                         Unit.MILLIS, "ProcessBackend.builder() (no pool): the same cycle, back to back; each open starts "
                                 + "a swipl child from the harness's saved state", BASELINE, base)).stream(),

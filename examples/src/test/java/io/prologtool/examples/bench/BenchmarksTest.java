@@ -35,13 +35,15 @@ class BenchmarksTest {
 
     /** Every measurement and backend the suite reports. */
     private static final Set<String> EXPECTED_ROWS = Set.of("cycle/jpl", "cycle_warm_pool/process",
-            "cycle_child_per_open/process", "cycle_isolated_warm_pool/process", "cycle_isolated_child_per_open/process", "roundtrip/jpl", "roundtrip/process", "execute_prolog/jpl",
-            "execute_prolog/process", "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
+            "cycle_child_per_open/process", "cycle_isolated_warm_pool/process", "cycle_isolated_child_per_open/process",
+            "roundtrip/jpl", "roundtrip/process", "harness_work/harness", "execute_prolog/jpl",
+            "execute_prolog/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
+            "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
             "pararule_latency/process", "memory_total/jpl", "memory_per_session/jpl", "memory_child_rss/process",
             "memory_child_pss/process", "memory_cycles/jpl");
     /** The rows without a baseline. */
     private static final Set<String> WITHOUT_BASELINE = Set.of("pararule_latency/jpl", "pararule_latency/process",
-            "memory_per_session/jpl");
+            "memory_per_session/jpl", "harness_work/harness");
 
     private static final String SVG = "http://www.w3.org/2000/svg";
 
@@ -104,11 +106,36 @@ class BenchmarksTest {
         // memory_total's target is for 1,000 sessions; the quick run opens fewer. memory_cycles' bound is
         // 10% above the RSS measured after the first cycles (10,000; half of them in a quick run), rounded to 0.1 MB
         assertThat(targets.remove("memory_cycles/jpl")).matches("< \\d+(\\.\\d)? MB");
-        assertThat(targets).containsOnly(Map.entry("cycle/jpl", "< 1 ms"), Map.entry("cycle_warm_pool/process", "< 5 ms"),
-                Map.entry("roundtrip/jpl", "< 50 µs"), Map.entry("roundtrip/process", "< 150 µs"),
-                Map.entry("execute_prolog/jpl", ">= 20x"), Map.entry("execute_prolog/process", ">= 20x"));
+        // issue 16: each row against its floor, measured in the same run
+        assertThat(targets).containsOnly(Map.entry("cycle/jpl", "< 0.4 ms"), Map.entry("cycle_warm_pool/process", "< 2 ms"),
+                Map.entry("roundtrip/jpl", "<= 5x floor"), Map.entry("roundtrip/process", "<= floor + 30 µs"),
+                Map.entry("harness_work/harness", "< 15 µs"),
+                Map.entry("execute_prolog/jpl", ">= 50x"), Map.entry("execute_prolog/process", ">= 50x"),
+                Map.entry("pararule_throughput_1/jpl", ">= 0.6x floor"),
+                Map.entry("pararule_throughput_1/process", ">= 0.4x floor"),
+                Map.entry("pararule_throughput/jpl", ">= 1.7x"));
         assertThat(readCsv(dir.resolve("results.csv"))).filteredOn(r -> !r.get("target").isEmpty())
                 .allSatisfy(r -> assertThat(r.get("target_met")).isIn("met", "missed"));
+    }
+
+    @Test
+    void targetsReadAsRatiosAndMarginsOverTheFloor() {
+        Row jpl = new Row("r", "round trip", "jpl", 24, OptionalDouble.empty(), Unit.MICROS, "d", "floor",
+                OptionalDouble.of(5), Optional.empty());
+        assertThat(Target.timesFloorAtMost(5).text(Unit.MICROS)).isEqualTo("<= 5x floor");
+        assertThat(Target.timesFloorAtMost(5).metBy(jpl)).isTrue();                      // 24 <= 5 x 5
+        assertThat(Target.timesFloorAtMost(4).metBy(jpl)).isFalse();                     // 24 > 4 x 5
+        assertThat(Target.marginAtMost(30).text(Unit.MICROS)).isEqualTo("<= floor + 30 µs");
+        assertThat(Target.marginAtMost(19).metBy(jpl)).isTrue();                         // 24 - 5 = 19
+        assertThat(Target.marginAtMost(18).metBy(jpl)).isFalse();
+        Row rate = new Row("q", "questions", "process", 500, OptionalDouble.empty(), Unit.QUESTIONS_PER_SECOND, "d",
+                "batch floor", OptionalDouble.of(1_250), Optional.empty());
+        assertThat(Target.ratioAtLeast(0.4).text(Unit.QUESTIONS_PER_SECOND)).isEqualTo(">= 0.4x floor");
+        assertThat(Target.ratioAtLeast(0.4).metBy(rate)).isTrue();                       // 500 / 1250 = 0.4
+        assertThat(Target.ratioAtLeast(0.41).metBy(rate)).isFalse();
+        Row alone = new Row("h", "harness", "harness", 12, OptionalDouble.empty(), Unit.MICROS, "d", "",
+                OptionalDouble.empty(), Optional.empty());
+        assertThat(Target.marginAtMost(30).metBy(alone)).isFalse();                      // no floor, not met
     }
 
     @Test
@@ -117,7 +144,8 @@ class BenchmarksTest {
         assertThat(svg.getDocumentElement().getLocalName()).isEqualTo("svg");
         assertThat(bars(svg, "ours")).hasSize(EXPECTED_ROWS.size());
         assertThat(bars(svg, "baseline")).hasSize(EXPECTED_ROWS.size() - WITHOUT_BASELINE.size());
-        assertThat(withClass(svg, "line", "target")).hasSize(5); // the five targets on a median
+        assertThat(withClass(svg, "line", "target")).hasSize(5); // the targets on a median: two cycles, the
+        // harness's work, memory_total and memory_cycles
         assertThat(svg.getDocumentElement().getTextContent()).contains(results.machine().line());
     }
 

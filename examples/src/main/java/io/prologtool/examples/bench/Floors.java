@@ -1,0 +1,188 @@
+package io.prologtool.examples.bench;
+
+import io.prologtool.examples.formalizer.Formalization;
+import io.prologtool.examples.formalizer.TemplateFormalizer;
+import io.prologtool.examples.pararule.PararuleQuestion;
+import io.prologtool.jpl.JplBackend;
+import io.prologtool.spi.Harness;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The floors of issue 16: what the same work costs with nothing of prologtool in the way, measured in
+ * the same run as the rows they bound, so that a row reads as a ratio (or a margin) over its floor
+ * rather than as microseconds that move with the machine's weather.
+ * <ul>
+ *   <li>{@link #bareJplQuery}: JPL's own {@code Query("true").hasSolution()} on the embedded Prolog,
+ *       the floor of the JPL round trip;</li>
+ *   <li>{@link #harnessWork}: the harness's own Prolog work on a trivial goal request, measured inside
+ *       Prolog ({@code handle_request/2} in a loop in a {@code swipl} that loaded the harness, no
+ *       transport): what each round trip spends in the harness;</li>
+ *   <li>{@link #pararuleBatch}: the PARARULE-Plus pipeline's programs answered by plain {@code swipl}
+ *       in one process, a fresh module per question (load the program from a string, run the goal,
+ *       destroy the module): the batch floor of the pipeline's questions per second.</li>
+ * </ul>
+ * The bare {@code swipl} read/call loop over a pipe, the floor of the process round trip, is
+ * {@link BareSwipl.ReadLoop}. Every floor checks its answers too.
+ */
+final class Floors {
+
+    /** The goal request the harness floor runs: the trivial goal, with the limits a session sends. */
+    private static final String GOAL_REQUEST = "{\"id\":2,\"op\":\"goal\",\"session\":\"floor\",\"goal\":\"true\","
+            + "\"max_answers\":10,\"time_limit\":30.0,\"max_depth\":1000000,\"allow_side_effects\":true,"
+            + "\"max_output\":65536,\"stack_limit\":268435456}";
+
+    private Floors() {
+    }
+
+    /** Microseconds per bare JPL query ({@link JplBackend#timeBareQueries}), after a warm-up. */
+    static Summary bareJplQuery(Plan plan, JplBackend backend) {
+        backend.timeBareQueries(Math.max(1, plan.roundTrip().warmup()));
+        return Summary.ofNanos(backend.timeBareQueries(plan.roundTrip().timed()), Unit.MICROS);
+    }
+
+    /**
+     * Microseconds of Prolog CPU time per trivial goal request in the harness, one value per batch of
+     * {@code perBatch} requests: a {@code swipl} loads the harness, opens a session, consults the
+     * 20-clause program and then calls {@code handle_request/2} on the goal request for {@code true},
+     * checking every reply.
+     */
+    static Summary harnessWork(Path swipl, int batches, int perBatch) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("prologtool-bench-harness-");
+        try {
+            Path harness = Harness.extractTo(dir);
+            Path script = dir.resolve("floor.pl");
+            Files.writeString(script, """
+                    :- use_module(%s).
+                    floor(Batches, N) :-
+                        handle_request('{"id":1,"op":"open","session":"floor","options":{}}', Open),
+                        ok(Open),
+                        handle_request(%s, Consult),
+                        ok(Consult),
+                        Goal = %s,
+                        forall(between(1, 1000, _), ( handle_request(Goal, R), success(R) )),
+                        forall(between(1, Batches, _),
+                               ( garbage_collect,
+                                 statistics(cputime, C0),
+                                 forall(between(1, N, _), ( handle_request(Goal, R), success(R) )),
+                                 statistics(cputime, C1),
+                                 Micros is (C1 - C0) / N * 1e6,
+                                 format("batch ~6f~n", [Micros]) )).
+                    ok(Reply) :- sub_atom(Reply, _, _, _, '"ok":true'), !.
+                    ok(Reply) :- throw(error(harness_reply(Reply), _)).
+                    success(Reply) :- sub_atom(Reply, _, _, _, '"outcome":"success"'), !.
+                    success(Reply) :- throw(error(harness_reply(Reply), _)).
+                    """.formatted(BareSwipl.atom(harness.toString()),
+                    BareSwipl.atom("{\"id\":3,\"op\":\"consult\",\"session\":\"floor\",\"text\":"
+                            + io.prologtool.json.TermJson.mapper().writeValueAsString(SessionCycles.PROGRAM) + "}"),
+                    BareSwipl.atom(GOAL_REQUEST)), StandardCharsets.UTF_8);
+            List<String> lines = runScript(swipl, script, "floor(" + batches + ", " + perBatch + ")");
+            double[] micros = lines.stream().filter(l -> l.startsWith("batch "))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(6))).toArray();
+            if (micros.length != batches) {
+                throw new IllegalStateException("the harness floor printed " + lines);
+            }
+            return Summary.of(micros);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /**
+     * Questions per second when plain {@code swipl} answers the pipeline's programs (those of
+     * {@link TemplateFormalizer#paper()} for {@code questions}) in one process, a fresh module per
+     * question; one value per run. Every answer is checked against the gold label.
+     */
+    static double[] pararuleBatch(Path swipl, List<PararuleQuestion> questions, int runs)
+            throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("prologtool-bench-batch-");
+        try {
+            Path data = dir.resolve("questions.pl");
+            StringBuilder b = new StringBuilder();
+            for (PararuleQuestion q : questions) {
+                Formalization.Parsed f = TemplateFormalizer.paper().translate(q.problem());
+                b.append("question(").append(BareSwipl.atom(f.program())).append(", ")
+                        .append(BareSwipl.atom(f.goal())).append(", ").append(q.label()).append(").\n");
+            }
+            Files.writeString(data, b.toString(), StandardCharsets.UTF_8);
+            Path script = dir.resolve("batch.pl");
+            Files.writeString(script, """
+                    :- consult(DATA_FILE).
+                    batch(Runs) :-
+                        findall(q(P, G, L), question(P, G, L), Qs),
+                        length(Qs, N),
+                        forall(between(1, Runs, _),
+                               ( get_time(T0),
+                                 foldl(answer, Qs, 0-0, _-Wrong),
+                                 get_time(T1),
+                                 Rate is N / (T1 - T0),
+                                 format("run ~6f ~d~n", [Rate, Wrong]) )).
+                    answer(q(Program, GoalText, Label), K0-W0, K-W) :-
+                        K is K0 + 1,
+                        flag(floor_question, Id, Id + 1),
+                        format(atom(M), 'floor_q~d', [Id]),
+                        set_module(M:class(temporary)),         % destroyable
+                        setup_call_cleanup(
+                            open_string(Program, S),
+                            load_files(M:M, [stream(S), silent(true)]),
+                            close(S)),
+                        term_string(Goal, GoalText, [module(M)]),
+                        ( catch(M:Goal, _, fail) -> Answer = true ; Answer = false ),
+                        abolish_all_tables,
+                        unload_file(M),
+                        '$destroy_module'(M),
+                        ( Answer == Label -> W = W0 ; W is W0 + 1 ).
+                    """.replace("DATA_FILE", BareSwipl.atom(data.toString())), StandardCharsets.UTF_8);
+            List<String> lines = runScript(swipl, script, "batch(" + runs + ")");
+            List<Double> rates = new ArrayList<>();
+            for (String l : lines) {
+                if (l.startsWith("run ")) {
+                    String[] parts = l.split(" ");
+                    if (!parts[2].equals("0")) {
+                        throw new IllegalStateException("the batch floor answered " + parts[2] + " of "
+                                + questions.size() + " questions against the gold label");
+                    }
+                    rates.add(Double.parseDouble(parts[1]));
+                }
+            }
+            if (rates.size() != runs) {
+                throw new IllegalStateException("the batch floor printed " + lines);
+            }
+            return rates.stream().mapToDouble(Double::doubleValue).toArray();
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /** Runs {@code goal} in a {@code swipl} that loaded {@code script}; its output lines. */
+    private static List<String> runScript(Path swipl, Path script, String goal) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(swipl.toString(), "-q", "-f", "none", "-l", script.toString(), "-g", goal,
+                "-t", "halt").redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(10, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("the floor's swipl did not end: " + out);
+        }
+        if (p.exitValue() != 0) {
+            throw new IllegalStateException("the floor's swipl failed (" + p.exitValue() + "): " + out);
+        }
+        return out.lines().toList();
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        }
+    }
+}
