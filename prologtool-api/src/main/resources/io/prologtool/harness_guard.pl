@@ -57,6 +57,8 @@ guarded(thread_create(_, _, _)).
 guarded(thread_create_in_pool(_, _, _, _)).
 guarded(thread_signal(_, _)).
 guarded(sleep(_)).
+guarded(setenv(_, _)).
+guarded(unsetenv(_)).
 guarded(thread_get_message(_)).
 guarded(thread_get_message(_, _)).
 guarded(thread_get_message(_, _, _)).
@@ -168,16 +170,16 @@ guard_alias(Goal, Alias) :-
 
 %   Sandboxed sessions: a guard, or its alias, is exactly as safe as the
 %   built-in it guards, and calls what that built-in would call. halt/0,1
-%   and abort/0 make the check itself throw, so that they are refused
-%   before anything runs: a refusal at run time could be caught by the
-%   checked code (catch(halt, _, true)).
+%   and abort/0 make the check itself throw (refused_goal/1), so that they
+%   are refused before anything runs: a refusal at run time could be
+%   caught by the checked code (catch(halt, _, true)).
 :- multifile sandbox:safe_meta/2.
 sandbox:safe_meta(prologtool_guard:Goal, _) :-
     callable(Goal),
-    (   ending_goal(Goal)
+    (   refused_goal(Goal)
     ->  Builtin = Goal
     ;   catch(guard_alias(Builtin, Goal), _, fail),
-        ending_goal(Builtin)
+        refused_goal(Builtin)
     ),
     !,
     throw(error(permission_error(call, sandboxed, Builtin),
@@ -192,9 +194,14 @@ sandbox:safe_meta(prologtool_guard:Goal, Called) :-
     !,
     safe_builtin(Builtin, Called).
 
-ending_goal(halt).
-ending_goal(halt(_)).
-ending_goal(abort).
+%   Refused by the sandbox check itself, named as the built-in: halt/0,1
+%   and abort/0 (see above), and setenv/2 and unsetenv/1, whose guards
+%   call the harness (the check would otherwise name that call).
+refused_goal(halt).
+refused_goal(halt(_)).
+refused_goal(abort).
+refused_goal(setenv(_, _)).
+refused_goal(unsetenv(_)).
 
 safe_builtin(Builtin, Called) :-
     (   catch(sandbox:safe_meta(system:Builtin, Called0), _, fail)
@@ -269,6 +276,15 @@ prologtool_guard:thread_signal(Thread, Goal) :-
 
 prologtool_guard:sleep(Seconds) :-
     prologtool_harness:bounded_sleep(Seconds).
+
+%   The environment is the process's: a child that served a session which
+%   changed it does not serve another (harness_recycle.pl).
+prologtool_guard:setenv(Name, Value) :-
+    prologtool_harness:note_environment_changed,
+    system:setenv(Name, Value).
+prologtool_guard:unsetenv(Name) :-
+    prologtool_harness:note_environment_changed,
+    system:unsetenv(Name).
 prologtool_guard:thread_get_message(Message) :-
     thread_self(Me),
     prologtool_harness:bounded_get_message(Me, Message, []).

@@ -77,6 +77,10 @@ harness_control(unwind(_)).
 %
 %   call_with_time_limit/2 for the harness's own limits: while Goal runs,
 %   '$pt_deadline' (thread-local) holds the moment the limit expires.
+%   The limit is kept by the watchdog thread (below) rather than by an
+%   alarm of library(time): installing and removing an alarm wakes the
+%   alarm scheduler's thread twice per call, which cost more than the
+%   rest of a trivial request together (issue 16's profile).
 %
 %   It also restores the thread's source module: a load that the limit
 %   interrupts leaves it set to the session module in SWI-Prolog 9.0.4,
@@ -95,9 +99,11 @@ limit_time(Seconds, Goal) :-
     '$set_source_module'(SourceModule, SourceModule),
     setup_call_cleanup(
         ( nb_setval('$pt_deadline', Deadline),
-          nb_setval('$pt_inference_cap', CapAt) ),
-        call_with_inference_limit(call_with_time_limit(Seconds, Goal), Cap, R),
-        ( nb_setval('$pt_deadline', Outer),
+          nb_setval('$pt_inference_cap', CapAt),
+          watch_deadline(Deadline, Token) ),
+        call_with_inference_limit(once(Goal), Cap, R),
+        ( unwatch_deadline(Token),
+          nb_setval('$pt_deadline', Outer),
           nb_setval('$pt_inference_cap', OuterCap),
           '$set_source_module'(SourceModule)
         )),
@@ -105,6 +111,107 @@ limit_time(Seconds, Goal) :-
     ->  throw(time_limit_exceeded)
     ;   true
     ).
+
+                 /*******************************
+                 *           WATCHDOG           *
+                 *******************************/
+
+/*  One thread, prologtool_watchdog, keeps every time limit of this
+    Prolog: limit_time/2 records watch(Thread, Token, Deadline), and the
+    watchdog, which sleeps until the earliest deadline (or a second at
+    most), signals each thread whose deadline has passed to throw
+    time_limit_exceeded, if the limit with that token is still running
+    there (through an alarm due at once: see watch_expired/1). Recording
+    a deadline wakes the watchdog only when it is
+    earlier than the moment the watchdog wakes anyway (a limit under a
+    second, about): a request costs an assert and a retract, not two
+    thread switches. Like an alarm it is a signal, so the inference
+    backstop stays for code where no signal reaches.
+*/
+
+:- dynamic
+    watch/3,                    % Thread, Token, Deadline
+    watchdog_wakes/1.           % when the watchdog wakes next, at the latest
+
+watch_deadline(Deadline, Token) :-
+    flag('$pt_watch_token', Token, Token + 1),
+    thread_self(Me),
+    (   nb_current('$pt_watching', Active) -> true ; Active = [] ),
+    nb_setval('$pt_watching', [Token|Active]),
+    ensure_watchdog,
+    with_mutex(prologtool_watchdog,
+               ( assertz(watch(Me, Token, Deadline)),
+                 (   watchdog_wakes(Wake), Wake =< Deadline
+                 ->  Early = false
+                 ;   Early = true
+                 ) )),
+    (   Early == true
+    ->  catch(thread_send_message(prologtool_watchdog, wake), _, true)
+    ;   true
+    ).
+
+unwatch_deadline(Token) :-
+    thread_self(Me),
+    retractall(watch(Me, Token, _)),
+    (   nb_current('$pt_watching', Active),
+        selectchk(Token, Active, Rest)
+    ->  nb_setval('$pt_watching', Rest)
+    ;   true
+    ).
+
+%   Run in the signalled thread: if the limit is still running, an alarm
+%   of library(time) due now throws time_limit_exceeded. Thrown from
+%   thread_signal/2's goal instead, the exception would run the goal's
+%   cleanup handlers where the inference backstop is not checked
+%   (SWI-Prolog 9.0.4): a cleanup handler that loops after the limit
+%   struck would never end.
+watch_expired(Token) :-
+    (   watching(Token)
+    ->  alarm(0, prologtool_harness:watch_strike(Token), _, [remove(true)])
+    ;   true
+    ).
+
+watch_strike(Token) :-
+    (   watching(Token)
+    ->  throw(time_limit_exceeded)
+    ;   true
+    ).
+
+watching(Token) :-
+    nb_current('$pt_watching', Active),
+    memberchk(Token, Active).
+
+ensure_watchdog :-
+    (   watchdog_wakes(_)
+    ->  true
+    ;   with_mutex(prologtool_watchdog_start, start_watchdog)
+    ).
+
+start_watchdog :-
+    (   watchdog_wakes(_)
+    ->  true
+    ;   get_time(Now),
+        assertz(watchdog_wakes(Now)),
+        thread_create(watchdog_loop, _, [alias(prologtool_watchdog), detached(true)])
+    ).
+
+watchdog_loop :-
+    repeat,
+    get_time(Now),
+    forall(( watch(Thread, Token, Deadline), Deadline =< Now ),
+           ( retractall(watch(Thread, Token, _)),
+             catch(thread_signal(Thread, prologtool_harness:watch_expired(Token)), _, true) )),
+    with_mutex(prologtool_watchdog,
+               ( (   aggregate_all(min(D), watch(_, _, D), Earliest)
+                 ->  Wake is min(Now + 1.0, Earliest)
+                 ;   Wake is Now + 1.0
+                 ),
+                 retractall(watchdog_wakes(_)),
+                 assertz(watchdog_wakes(Wake)) )),
+    get_time(Then),
+    Wait is max(0.0, Wake - Then),
+    catch(thread_get_message(prologtool_watchdog, _, [timeout(Wait)]), _, true),
+    fail.
 
 %   inference_backstop(+Seconds, -Inferences): the inference limit that
 %   stands in for a time limit of Seconds where no signal reaches the

@@ -28,7 +28,8 @@ public final class Harness {
     /** Every file of the harness: the module file first, then the parts it includes. */
     public static final List<String> FILES =
             List.of("harness.pl", "harness_inspect.pl", "harness_plunit.pl", "harness_trace.pl",
-                    "harness_limits.pl", "harness_guard.pl", "harness_sandbox.pl", "harness_execute.pl");
+                    "harness_limits.pl", "harness_guard.pl", "harness_sandbox.pl", "harness_execute.pl",
+                    "harness_recycle.pl");
     private static final String DIR = "io/prologtool/";
 
     private Harness() {

@@ -85,5 +85,13 @@ public abstract class HostileCodeConformanceTest {
         Matcher m = RSS.matcher(out);
         assertThat(m.find()).isTrue();
         assertThat(Long.parseLong(m.group(1))).as("resident memory of the child JVM in kB").isLessThan(MAX_RSS_KB);
+        afterAttacks(attackClass, out);
+    }
+
+    /**
+     * What else a backend checks of an attack class's run, given what the child JVM printed (its
+     * supplier may print more, e.g. how many of its Prologs served several sessions). Nothing by default.
+     */
+    protected void afterAttacks(String attackClass, String childOutput) {
     }
 }

@@ -114,6 +114,20 @@ class JplBackendTest {
     }
 
     @Test
+    void bareQueriesAreTimedOnTheEmbeddedPrologAndChangeNothing() {
+        int modules = backend.moduleCount();
+        long[] nanos = backend.timeBareQueries(200);
+        assertThat(nanos).hasSize(200);
+        assertThat(java.util.Arrays.stream(nanos).min().orElseThrow()).isPositive();
+        assertThat(backend.moduleCount()).isEqualTo(modules);
+        assertThatThrownBy(() -> backend.timeBareQueries(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 1");
+        try (PrologSession s = backend.open()) {
+            assertThat(s.goal("X = 1").run().succeeded()).isTrue();
+        }
+    }
+
+    @Test
     void settingsThatConflictWithTheRunningPrologAreRefused() {
         assertThatThrownBy(() -> JplBackend.builder().maxConcurrentCalls(3).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("maxConcurrentCalls(3)");

@@ -64,6 +64,7 @@ public final class ProcessBackend implements PrologBackend {
     private final Duration grace;
     private final List<String> commandPrefix;
     private final int poolSize;
+    private final boolean reuseChildren;
     private final long maxReplyBytes;
     private final long addressSpaceLimit;
     private final Isolation isolation;
@@ -81,6 +82,7 @@ public final class ProcessBackend implements PrologBackend {
     private final BlockingQueue<ProcessTransport>[] pools = new BlockingQueue[] {
             new LinkedBlockingQueue<ProcessTransport>(), new LinkedBlockingQueue<ProcessTransport>()};
     private final AtomicInteger[] spawning = {new AtomicInteger(), new AtomicInteger()};
+    private final java.util.concurrent.atomic.AtomicLong recycled = new java.util.concurrent.atomic.AtomicLong();
 
     private final ExecutorService spawner;
     private final Set<HarnessSession> sessions = ConcurrentHashMap.newKeySet();
@@ -99,6 +101,7 @@ public final class ProcessBackend implements PrologBackend {
         this.grace = b.grace;
         this.commandPrefix = List.copyOf(b.commandPrefix);
         this.poolSize = b.poolSize;
+        this.reuseChildren = b.reuseChildren;
         this.maxReplyBytes = b.maxReplyBytes;
         this.addressSpaceLimit = b.addressSpaceLimit;
         this.isolation = b.isolation;
@@ -146,7 +149,10 @@ public final class ProcessBackend implements PrologBackend {
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         HarnessSession[] holder = new HarnessSession[1];
         int kind = isolationPlan != null && isolation.appliesTo(options) ? 1 : 0;
-        HarnessSession session = HarnessSession.open(id, options, () -> takeChild(kind), grace,
+        // An isolated child may serve again only after sandboxed code: unsandboxed code could have left
+        // files in its private scratch space, which a fresh child would not have.
+        boolean reusable = reuseChildren && poolSize > 0 && (kind == 0 || options.sandboxed());
+        HarnessSession session = HarnessSession.open(id, options, () -> takeChild(kind, reusable), grace,
                 () -> sessions.remove(holder[0]));
         holder[0] = session;
         sessions.add(session);
@@ -218,8 +224,12 @@ public final class ProcessBackend implements PrologBackend {
         deleteTree(workDir);
     }
 
-    /** A started child of {@code kind}: from the warm pool when one is ready, else a new one. The pool is refilled. */
-    private HarnessTransport takeChild(int kind) {
+    /**
+     * A started child of {@code kind}: from the warm pool when one is ready, else a new one. The pool is
+     * refilled. With {@code reusable}, the child goes back to the pool when its session closes, if it
+     * is then as clean as a fresh one ({@link #takeBack}).
+     */
+    private HarnessTransport takeChild(int kind, boolean reusable) {
         ProcessTransport t;
         do {
             t = pools[kind].poll();
@@ -227,8 +237,51 @@ public final class ProcessBackend implements PrologBackend {
         if (t == null) {
             t = spawn(kind == 1);
         }
+        t.serveSession(reusable ? child -> takeBack(child, kind) : null);
         refillPool(kind);
         return t;
+    }
+
+    /** The most sessions one pooled child serves ({@link Builder#reuseChildren}); then it ends and a fresh one takes its place. */
+    public static final int MAX_SESSIONS_PER_CHILD = 1_000;
+    /** How long the check of a child taken back may take. */
+    private static final Duration RECYCLE_CHECK_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * A child whose session closed: checked on the pool's thread and put back in the pool when it is
+     * clean (no session, module, thread, stream, global, flag, record, operator or clause of user left
+     * that a fresh child lacks, no process left behind), there is room, and it has served fewer than
+     * {@link #MAX_SESSIONS_PER_CHILD} sessions; ended otherwise. There is room while the pool holds
+     * fewer than twice {@code poolSize}: the pool was refilled when the session took the child, so a
+     * child coming back finds it full, and sessions opened one after another would otherwise start a
+     * process each as before.
+     */
+    private boolean takeBack(ProcessTransport child, int kind) {
+        if (closed || child.sessionsServed() >= MAX_SESSIONS_PER_CHILD) {
+            return false;
+        }
+        try {
+            spawner.execute(() -> {
+                if (!closed && pools[kind].size() < 2 * poolSize && child.checkClean(RECYCLE_CHECK_TIMEOUT)) {
+                    child.reopen();
+                    pools[kind].add(child);
+                    recycled.incrementAndGet();
+                    if (closed) {
+                        killPool();
+                    }
+                } else {
+                    child.end();
+                }
+            });
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** Children that went back to the pool clean after a session (for tests and the bench). */
+    long recycledChildren() {
+        return recycled.get();
     }
 
     private void refillPool(int kind) {
@@ -241,7 +294,12 @@ public final class ProcessBackend implements PrologBackend {
                 spawner.execute(() -> {
                     try {
                         if (!closed) {
-                            pools[kind].add(spawn(kind == 1));
+                            ProcessTransport fresh = spawn(kind == 1);
+                            if (pools[kind].size() < 2 * poolSize) {
+                                pools[kind].add(fresh);
+                            } else {
+                                fresh.end(); // children taken back filled the pool meanwhile
+                            }
                         }
                     } catch (RuntimeException ignored) {
                         // open() spawns on demand and reports the problem there
@@ -398,6 +456,7 @@ public final class ProcessBackend implements PrologBackend {
         private Duration grace = HarnessSession.DEFAULT_GRACE;
         private List<String> commandPrefix = List.of();
         private int poolSize;
+        private boolean reuseChildren = true;
         private boolean savedState = true;
         private long maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
         private long addressSpaceLimit = DEFAULT_ADDRESS_SPACE_LIMIT;
@@ -465,8 +524,25 @@ public final class ProcessBackend implements PrologBackend {
         }
 
         /**
+         * Whether a pooled child may serve again after its session closed (default true; needs a
+         * {@link #poolSize pool}). It does only when it is as clean as a fresh child: the harness
+         * compares its state with the state it started in (sessions, modules, threads, streams,
+         * globals, flags, records, operators, the clauses of {@code user}, the working directory) and
+         * no process the session started is left; otherwise, and after
+         * {@value #MAX_SESSIONS_PER_CHILD} sessions, the child ends and a fresh one takes its place.
+         * An isolated child serves again only after a sandboxed session. Closing a session then costs
+         * a close request instead of a process; the check runs in the background.
+         */
+        public Builder reuseChildren(boolean reuse) {
+            this.reuseChildren = reuse;
+            return this;
+        }
+
+        /**
          * Keep {@code n} children started and loaded ahead of demand (default 0: start one per
-         * {@link #open}). A child serves one session and dies with it; it is never reused.
+         * {@link #open}). With a pool, a child whose session closed cleanly goes back to it and serves
+         * a later session, unless {@link #reuseChildren(boolean) reuseChildren(false)}; without one,
+         * a child serves one session and ends with it.
          */
         public Builder poolSize(int n) {
             if (n < 0 || n > 256) {

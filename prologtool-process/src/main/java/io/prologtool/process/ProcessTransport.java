@@ -51,6 +51,19 @@ final class ProcessTransport implements HarnessTransport {
     private final AtomicReference<Pending> pending = new AtomicReference<>();
     private final StringBuilder stderrTail = new StringBuilder();
     private volatile boolean closed;
+    /**
+     * Who may take this child back when its session closes (see {@link ProcessBackend}); null when the
+     * child ends with its session.
+     */
+    private volatile Recycler recycler;
+    /** Sessions this child has served. */
+    private int sessionsServed;
+
+    /** Takes back a child whose session closed; false when it will not (the child is then ended). */
+    @FunctionalInterface
+    interface Recycler {
+        boolean takeBack(ProcessTransport child);
+    }
 
     private record Pending(long id, CompletableFuture<JsonNode> reply) {
     }
@@ -90,6 +103,48 @@ final class ProcessTransport implements HarnessTransport {
         if (!isAlive()) {
             throw new HarnessCrashedException(exitDescription());
         }
+        return send(request, timeout);
+    }
+
+    /** The session served next will be this child's {@code sessionsServed() + 1}th; null recycler: it ends with it. */
+    void serveSession(Recycler recycler) {
+        this.recycler = recycler;
+        sessionsServed++;
+    }
+
+    int sessionsServed() {
+        return sessionsServed;
+    }
+
+    /**
+     * Asks the harness of a child whose session closed whether it is as clean as a fresh one (the
+     * {@code recycle} request of {@code harness_recycle.pl}), and whether the session left any process
+     * behind. Called by the backend on its own thread, never while a session holds the child.
+     */
+    boolean checkClean(Duration timeout) {
+        if (!process.isAlive() || stopReason != null || groupHasOthers()
+                || process.descendants().anyMatch(ProcessHandle::isAlive)) {
+            return false;
+        }
+        ObjectNode req = TermJson.mapper().createObjectNode();
+        req.put("op", "recycle");
+        try {
+            JsonNode reply = send(req, timeout);
+            return reply.path("ok").asBoolean(false) && reply.path("clean").asBoolean(false);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** A child taken back clean serves again: open, with nothing of its last session's error output. */
+    void reopen() {
+        synchronized (stderrTail) {
+            stderrTail.setLength(0);
+        }
+        closed = false;
+    }
+
+    private JsonNode send(ObjectNode request, Duration timeout) {
         long id = nextId.getAndIncrement();
         request.put("id", id);
         Pending p = new Pending(id, new CompletableFuture<>());
@@ -130,9 +185,10 @@ final class ProcessTransport implements HarnessTransport {
         }
     }
 
+    /** True unless the child may serve again after its session: then the harness closes the session. */
     @Override
     public boolean closingEndsProlog() {
-        return true;
+        return recycler == null;
     }
 
     @Override
@@ -148,14 +204,27 @@ final class ProcessTransport implements HarnessTransport {
     }
 
     /**
-     * Ends the child: EOF on stdin asks the harness to halt; a child still alive two seconds later is
-     * killed. Returns at once: the waiting happens on a shared daemon thread.
+     * Ends the session's use of the child. A child that may serve again goes to the backend (which
+     * checks it and ends it unless it is clean); any other ends: EOF on stdin asks the harness to halt,
+     * and a child still alive two seconds later is killed. Returns at once: the checking and waiting
+     * happen on other threads.
      */
     @Override
     public void close() {
         if (closed) {
             return;
         }
+        closed = true;
+        Recycler r = recycler;
+        recycler = null;
+        if (r != null && process.isAlive() && stopReason == null && r.takeBack(this)) {
+            return;
+        }
+        end();
+    }
+
+    /** Ends the child (see {@link #close()}). */
+    void end() {
         closed = true;
         try {
             stdin.close();
@@ -197,12 +266,25 @@ final class ProcessTransport implements HarnessTransport {
      * started for the common case of a session that left nothing behind); true where /proc cannot tell.
      */
     private boolean groupHasMembers() {
+        return groupHasMembersBut(-1);
+    }
+
+    /** Whether the child's process group holds any process but the child itself (see {@link #groupHasMembers}). */
+    private boolean groupHasOthers() {
+        return groupHasMembersBut(process.pid());
+    }
+
+    private boolean groupHasMembersBut(long self) {
         if (killCommand == null) {
             return false;
         }
         String pgid = Long.toString(process.pid());
+        String selfDir = Long.toString(self);
         try (var dirs = java.nio.file.Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
             for (Path d : dirs) {
+                if (d.getFileName().toString().equals(selfDir)) {
+                    continue;
+                }
                 String stat;
                 try {
                     stat = java.nio.file.Files.readString(d.resolve("stat"), StandardCharsets.ISO_8859_1);

@@ -214,8 +214,8 @@ class ProcessBackendTest {
     }
 
     @Test
-    void warmPoolKeepsChildrenReadyAndNeverReusesOne() throws Exception {
-        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
+    void warmPoolKeepsChildrenReadyAndWithoutReuseNeverReusesOne() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).reuseChildren(false).build()) {
             awaitChildren(backend, 2);
             Set<Long> pooled = swiplChildren();
             PrologSession s = backend.open();
@@ -229,6 +229,88 @@ class ProcessBackendTest {
                 assertThat(childPid(t)).isNotEqualTo(servedBy);
                 assertThat(t.goal("catch(a(X), _, fail)").run().outcome()).isEqualTo(Outcome.FAILURE);
             }
+        }
+    }
+
+    // ---------------------------------------------------------------- children that serve again
+
+    /** What a session leaves in its child: predicates, a dynamic fact, globals, a flag/3 key, a record, an operator. */
+    private static final String LITTER = ":- dynamic seen/1.\nseen(1).\nmark :- true.\n:- op(700, xfx, ===>).\n"
+            + ":- set_prolog_flag(double_quotes, codes).\n";
+    /** A fresh session sees none of it. */
+    private static final String FRESH = String.join(", ", "\\+ current_predicate(seen/1)", "\\+ current_predicate(mark/0)",
+            "\\+ current_op(_, _, ===>)", "S = \"ab\", string(S)",
+            "catch(nb_getval(litter, _), error(existence_error(_, _), _), true)", "flag(litter, F, F), F == 0",
+            "\\+ recorded(litter, _)");
+
+    @Test
+    void aChildWhoseSessionClosedCleanlyServesAgainAndLooksFresh() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).build()) {
+            awaitChildren(backend, 1);
+            PrologSession first = backend.open();
+            long pid = childPid(first);
+            first.consult(LITTER);
+            assertThat(first.goal("nb_setval(litter, 1), flag(litter, _, 7), recorda(litter, x), assertz(seen(2))")
+                    .run().succeeded()).isTrue();
+            first.close();
+            long deadline = System.nanoTime() + SANE.toNanos();
+            while (backend.recycledChildren() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(backend.recycledChildren()).as("the child went back to the pool").isEqualTo(1);
+            // the pool now holds the recycled child and the one started when the first session opened
+            List<PrologSession> next = List.of(backend.open(), backend.open());
+            try {
+                List<Long> pids = next.stream().map(ProcessBackendTest::childPid).toList();
+                assertThat(pids).as("one of the next sessions runs on the first session's child").contains(pid);
+                for (PrologSession s : next) {
+                    GoalResult r = s.goal(FRESH).run();
+                    assertThat(r.outcome()).as("%s on child %d", r, childPid(s)).isEqualTo(Outcome.SUCCESS);
+                    assertThat(s.consult(LITTER).messages()).as("the same text loads as in a fresh child").isEmpty();
+                }
+            } finally {
+                next.forEach(PrologSession::close);
+            }
+        }
+    }
+
+    @Test
+    void aChildThatIsNotCleanOrNotToBeReusedEnds() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).build()) {
+            awaitChildren(backend, 1);
+            PrologSession dirty = backend.open();
+            long pid = childPid(dirty);
+            // trusted code that reaches user through a module name built at run time: the check sees it
+            assertThat(dirty.goal("atom_concat(us, er, M), M:assertz(pt_litter(1))").run().succeeded()).isTrue();
+            dirty.close();
+            long deadline = System.nanoTime() + SANE.toNanos();
+            while (isAlive(pid) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(isAlive(pid)).as("a child whose session changed user ends").isFalse();
+            assertThat(backend.recycledChildren()).isZero();
+            PrologSession spawner = backend.open();
+            long spawnerPid = childPid(spawner);
+            assertThat(spawner.goal("shell('sleep 30 &')").run().succeeded()).isTrue(); // orphaned, in the group
+            spawner.close();
+            deadline = System.nanoTime() + SANE.toNanos();
+            while (isAlive(spawnerPid) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(isAlive(spawnerPid)).as("a child that left a process behind ends").isFalse();
+            assertThat(backend.recycledChildren()).isZero();
+        }
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).reuseChildren(false).build()) {
+            awaitChildren(backend, 1);
+            PrologSession s = backend.open();
+            long pid = childPid(s);
+            s.close();
+            long deadline = System.nanoTime() + SANE.toNanos();
+            while (isAlive(pid) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(isAlive(pid)).as("reuseChildren(false): a child serves one session").isFalse();
+            assertThat(backend.recycledChildren()).isZero();
         }
     }
 

@@ -1,0 +1,176 @@
+/*  Part of the prologtool harness (included by harness.pl, module
+    prologtool_harness): whether a Prolog whose sessions have all closed
+    is as clean as a fresh one, so that a backend may give it to the next
+    session instead of starting another (issue 16: the process backend
+    recycles a child whose session closed cleanly).
+
+    The first request a Prolog serves records the fingerprint of its
+    state (fingerprint/1 below); recycle compares the state now with it.
+
+    Request:  {"op":"recycle"}
+    Reply pairs (after ok:true):
+      clean        true when nothing differs from the fresh state
+      differences  what differs, as texts (empty when clean)
+
+    The fingerprint holds what session code could leave behind and a
+    later session could see: sessions and their sources, modules,
+    threads (the harness's watchdog apart), streams, operators, the
+    global flags, global variables, flag/3 keys and recorded keys, the
+    clauses of user, the working directory, the harness's per-session
+    stores, message queues, mutexes, foreign libraries, and whether the
+    environment was changed (setenv/2, unsetenv/1). Source ids that a closed session handed back (free_source/1)
+    and the harness's own '$pt_...' globals are not state a session sees.
+*/
+
+:- dynamic
+    fresh_fingerprint/1,        % the state before the first request
+    environment_changed/0.      % session code called setenv/2 or unsetenv/1
+
+%   Called by the guarded setenv/2 and unsetenv/1 (harness_guard.pl).
+note_environment_changed :-
+    (   environment_changed -> true ; assertz(environment_changed) ).
+
+%   Called before the first request is dispatched.
+record_fresh_fingerprint :-
+    (   fresh_fingerprint(_)
+    ->  true
+    ;   fingerprint(F),
+        assertz(fresh_fingerprint(F))
+    ).
+
+request(recycle, _Req, [clean= @(Clean), differences=Texts]) :-
+    (   fresh_fingerprint(Fresh)
+    ->  fingerprint(Now),
+        findall(Text, fingerprint_difference(Fresh, Now, Text), Texts)
+    ;   Texts = []                      % it served nothing yet
+    ),
+    ( Texts == [] -> Clean = true ; Clean = false ).
+
+fingerprint_difference(Fresh, Now, Text) :-
+    memberchk(flags-Before, Fresh),
+    memberchk(flags-After, Now),
+    member(F-V, Before),                % a library may add flags; none may change
+    \+ memberchk(F-V, After),
+    (   memberchk(F-V1, After) -> true ; V1 = '<gone>' ),
+    format(string(Text), "flag ~q: ~q, was ~q", [F, V1, V]).
+fingerprint_difference(Fresh, Now, Text) :-
+    member(Name-Before, Fresh),
+    Name \== flags,
+    memberchk(Name-After, Now),
+    Before \== After,
+    (   is_list(Before), is_list(After)
+    ->  subtract(After, Before, Added),
+        subtract(Before, After, Gone),
+        format(string(Text), "~w: added ~q, gone ~q", [Name, Added, Gone])
+    ;   format(string(Text), "~w: ~q, was ~q", [Name, After, Before])
+    ).
+
+%!  fingerprint(-Pairs) is det.
+fingerprint([ sessions-Sessions, sources-Sources, modules-Modules,
+              threads-Threads, streams-Streams, operators-Ops,
+              flags-Flags, globals-Globals, flag_keys-FlagKeys,
+              record_keys-RecordKeys, user_clauses-UserClauses,
+              directory-Dir, session_stores-Stores, queues-Queues,
+              mutexes-Mutexes, foreign-Foreign, environment-Env ]) :-
+    findall(M, session(M, _), Sessions0), sort(Sessions0, Sessions),
+    findall(Id, loaded_source(_, Id, _), Sources0), sort(Sources0, Sources),
+    findall(M, ( current_module(M), session_visible_module(M) ), Modules0),
+    sort(Modules0, Modules),
+    findall(T, ( thread_property(T, status(_)), \+ harness_thread(T) ), Threads0),
+    sort(Threads0, Threads),
+    findall(A, ( stream_property(S, mode(_)), stream_fingerprint(S, A) ), Streams0),
+    msort(Streams0, Streams),
+    findall(op(P, Ty, N), ( member(OM, [user, system]), current_op(P, Ty, OM:N) ), Ops0),
+    sort(Ops0, Ops),
+    findall(F-V, ( current_prolog_flag(F, V), \+ volatile_flag(F) ), Flags0),
+    msort(Flags0, Flags),
+    findall(K, ( nb_current(K, _), \+ harness_global(K) ), Globals0), sort(Globals0, Globals),
+    findall(K, ( current_flag(K), \+ harness_flag_key(K) ), FlagKeys0), sort(FlagKeys0, FlagKeys),
+    findall(K, current_key(K), RecordKeys0), sort(RecordKeys0, RecordKeys),
+    findall(PI-N, user_predicate_clauses(PI, N), UserClauses0), msort(UserClauses0, UserClauses),
+    working_directory(Dir, Dir),
+    findall(store(S), session_store_entry(S), Stores0), msort(Stores0, Stores),
+    findall(Q, ( message_queue_property(Q0, size(_)), blob_name(Q0, alias, Q) ), Queues0),
+    msort(Queues0, Queues),
+    findall(X, ( mutex_property(X0, status(_)), blob_name(X0, alias, X),
+                 \+ harness_flag_key(X) ), Mutexes0),
+    msort(Mutexes0, Mutexes),
+    findall(F, current_foreign_library(F, _), Foreign0), msort(Foreign0, Foreign),
+    ( environment_changed -> Env = changed ; Env = as_started ).
+
+%   A queue's or mutex's alias, or `anonymous`: their handles differ from
+%   run to run, their number does not.
+blob_name(Blob, Property, Name) :-
+    (   atom(Blob)
+    ->  Name = Blob
+    ;   Prop =.. [Property, A],
+        (   catch(message_queue_property(Blob, Prop), _, fail)
+        ;   catch(mutex_property(Blob, Prop), _, fail)
+        ),
+        atom(A)
+    ->  Name = A
+    ;   Name = anonymous
+    ).
+
+%   Modules of user code: library modules that a session's calls
+%   autoloaded would be loaded by the same calls in a fresh Prolog.
+session_visible_module(M) :-
+    \+ sub_atom(M, 0, _, _, '$'),
+    module_property(M, class(Class)),
+    memberchk(Class, [user, temporary]).
+
+harness_thread(T) :-
+    (   T == main
+    ->  true
+    ;   catch(thread_property(T, alias(A)), _, fail),
+        memberchk(A, [main, prologtool_watchdog, gc])
+    ).
+
+stream_fingerprint(S, Id) :-
+    (   stream_property(S, alias(A))
+    ->  Id = alias(A)
+    ;   stream_property(S, file_name(F))
+    ->  Id = file(F)
+    ;   stream_property(S, type(Type)),
+        stream_property(S, mode(Mode)),
+        Id = stream(Type, Mode)
+    ).
+
+%   Flags that change by themselves or per request.
+volatile_flag(F) :-
+    memberchk(F, [ stack_limit, table_space, shared_table_space, last_call_optimisation,
+                   agc_margin, cpu_count, threads, max_tagged_integer, min_tagged_integer,
+                   access_level, debug, generate_debug_info, optimise, tty_control ]).
+
+%   The harness's own globals, and SWI-Prolog's ('$...' and '__...').
+harness_global(K) :-
+    (   sub_atom(K, 0, _, _, '$')
+    ;   sub_atom(K, 0, _, _, '__')
+    ),
+    !.
+
+%   The harness's own flag/3 counters and mutexes (session code's flag/3
+%   keys are scoped apart).
+harness_flag_key(K) :-
+    atom(K),
+    (   sub_atom(K, 0, _, _, '$')
+    ;   sub_atom(K, 0, _, _, prologtool_)
+    ),
+    !.
+
+user_predicate_clauses(PI, N) :-
+    current_predicate(user:Name/Arity),
+    functor(H, Name, Arity),
+    \+ predicate_property(user:H, imported_from(_)),
+    PI = Name/Arity,
+    (   predicate_property(user:H, number_of_clauses(N0)) -> N = N0 ; N = 0 ).
+
+session_store_entry(S) :-
+    (   session_message(M, _, _), S = message(M)
+    ;   session_global(M, K, _), S = global(M, K)
+    ;   session_flag_value(M, K, _), S = flag(M, K)
+    ;   session_record_key_(M, K), S = record(M, K)
+    ;   session_thread_(M, T), S = thread(M, T)
+    ;   test_source(M, _, _), S = test_source(M)
+    ;   pending_close(M), S = pending_close(M)
+    ).
