@@ -32,6 +32,7 @@ public final class GoalRequest {
 
     private final String goal;
     private final Function<GoalRequest, GoalResult> runner;
+    private final Function<GoalRequest, Query> opener;
     private int maxAnswers = DEFAULT_MAX_ANSWERS;
     private Duration timeLimit = DEFAULT_TIME_LIMIT;
     private long maxDepth = DEFAULT_MAX_DEPTH;
@@ -42,8 +43,17 @@ public final class GoalRequest {
      * For backend implementations: a request for {@code goal} that {@code runner} executes.
      */
     public GoalRequest(String goal, Function<GoalRequest, GoalResult> runner) {
+        this(goal, runner, null);
+    }
+
+    /**
+     * For backend implementations: a request for {@code goal} that {@code runner} executes and
+     * {@code opener} opens as a {@link Query} (null: the backend has no queries).
+     */
+    public GoalRequest(String goal, Function<GoalRequest, GoalResult> runner, Function<GoalRequest, Query> opener) {
         this.goal = Objects.requireNonNull(goal, "goal");
         this.runner = Objects.requireNonNull(runner, "runner");
+        this.opener = opener;
     }
 
     /** At most this many answers, 1 to {@value #MAX_ANSWERS_LIMIT}. */
@@ -96,6 +106,23 @@ public final class GoalRequest {
     /** Runs the goal. Never throws for anything the goal does; see {@link GoalResult}. */
     public GoalResult run() {
         return runner.apply(this);
+    }
+
+    /**
+     * Opens the goal as a {@link Query}: a search kept open between fetches, with these bounds (the time
+     * limit per fetch; {@link #maxAnswers(int)} does not apply, each fetch says how many).
+     *
+     * @throws PrologToolException          when the goal text does not read, the sandbox refuses it, or
+     *                                       the session holds {@link SessionOptions#maxOpenQueries()}
+     *                                       queries already (the message says which)
+     * @throws SessionClosedException        when the session is closed
+     * @throws UnsupportedOperationException when the backend has no queries
+     */
+    public Query query() {
+        if (opener == null) {
+            throw new UnsupportedOperationException("this session does not open queries");
+        }
+        return opener.apply(this);
     }
 
     public String goal() {

@@ -42,6 +42,17 @@ public interface PrologSession extends AutoCloseable {
     GoalRequest goal(String goalText);
 
     /**
+     * Opens {@code goalText} as a {@link Query} with the default bounds: answers fetched on demand from
+     * a search kept open between calls. {@code goal(goalText).timeLimit(...).query()} sets the bounds.
+     *
+     * @throws PrologToolException when the goal text does not read, the sandbox refuses it, or the
+     *                             session holds {@link SessionOptions#maxOpenQueries()} queries already
+     */
+    default Query query(String goalText) {
+        return goal(goalText).query();
+    }
+
+    /**
      * The live definition of {@code name/arity} in this session; on a miss, similar predicates as
      * candidates.
      */

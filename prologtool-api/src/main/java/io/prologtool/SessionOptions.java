@@ -27,6 +27,8 @@ public final class SessionOptions {
     public static final long DEFAULT_CLAUSE_SPACE = 256L << 20;
     /** Default cap on the length of one atom that session code creates: 1 Mi characters. */
     public static final int DEFAULT_MAX_ATOM_CHARS = 1 << 20;
+    /** Default most queries ({@link PrologSession#query}) a session keeps open at once. */
+    public static final int DEFAULT_MAX_OPEN_QUERIES = 8;
 
     private static final SessionOptions DEFAULTS = builder().build();
 
@@ -39,8 +41,10 @@ public final class SessionOptions {
     private final long clauseSpaceBytes;
     private final int maxAtomChars;
     private final boolean allowThreads;
+    private final int maxOpenQueries;
 
     private SessionOptions(Builder b) {
+        this.maxOpenQueries = b.maxOpenQueries;
         this.clauseSpaceBytes = b.clauseSpaceBytes;
         this.maxAtomChars = b.maxAtomChars;
         this.allowThreads = b.allowThreads;
@@ -118,6 +122,15 @@ public final class SessionOptions {
     }
 
     /**
+     * The most queries ({@link PrologSession#query(String)}) the session keeps open at once, each a
+     * search waiting in the session's Prolog; opening one more is refused until one is closed or runs
+     * out of answers.
+     */
+    public int maxOpenQueries() {
+        return maxOpenQueries;
+    }
+
+    /**
      * Where {@link PrologSession#useRuleBase(String)} finds rule bases: the store set with
      * {@link Builder#ruleBases(RuleBaseStore)}, else {@link RuleBaseStore#defaultStore()}.
      */
@@ -130,7 +143,8 @@ public final class SessionOptions {
         return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars
                 + ", consultTimeLimit=" + consultTimeLimit + ", sandboxed=" + sandboxed
                 + ", maxSourceChars=" + maxSourceChars + ", clauseSpaceBytes=" + clauseSpaceBytes
-                + ", maxAtomChars=" + maxAtomChars + ", allowThreads=" + allowThreads + "]";
+                + ", maxAtomChars=" + maxAtomChars + ", allowThreads=" + allowThreads
+                + ", maxOpenQueries=" + maxOpenQueries + "]";
     }
 
     /** Builds {@link SessionOptions}; each setter validates its argument. */
@@ -142,6 +156,7 @@ public final class SessionOptions {
         private int maxSourceChars = DEFAULT_MAX_SOURCE_CHARS;
         private long clauseSpaceBytes = DEFAULT_CLAUSE_SPACE;
         private int maxAtomChars = DEFAULT_MAX_ATOM_CHARS;
+        private int maxOpenQueries = DEFAULT_MAX_OPEN_QUERIES;
         private boolean allowThreads;
         private RuleBaseStore ruleBases;
 
@@ -218,6 +233,15 @@ public final class SessionOptions {
                 throw new IllegalArgumentException("consultTimeLimit must be positive, was " + limit);
             }
             this.consultTimeLimit = limit;
+            return this;
+        }
+
+        /** The most queries kept open at once, 1 to 1,000 (default 8). */
+        public Builder maxOpenQueries(int queries) {
+            if (queries < 1 || queries > 1_000) {
+                throw new IllegalArgumentException("maxOpenQueries must be 1..1000, was " + queries);
+            }
+            this.maxOpenQueries = queries;
             return this;
         }
 

@@ -408,7 +408,45 @@ public final class SessionRegistry implements AutoCloseable {
         @Override
         public GoalRequest goal(String goalText) {
             Objects.requireNonNull(goalText, "goalText");
-            return new GoalRequest(goalText, g -> use(() -> copy(g, delegate.goal(g.goal())).run()));
+            return new GoalRequest(goalText, g -> use(() -> copy(g, delegate.goal(g.goal())).run()),
+                    g -> new RegisteredQuery(use(() -> copy(g, delegate.goal(g.goal())).query())));
+        }
+
+        /** A query of this session: each fetch counts as a use of the session (its idle time starts again). */
+        private final class RegisteredQuery implements Query {
+            private final Query inner;
+
+            RegisteredQuery(Query inner) {
+                this.inner = inner;
+            }
+
+            @Override
+            public List<String> variables() {
+                return inner.variables();
+            }
+
+            @Override
+            public GoalResult fetch(int n) {
+                if (closedBy != null || !inner.isOpen()) {
+                    return inner.fetch(n);  // cursor_closed, or the refusal of a query that did not open
+                }
+                return use(() -> inner.fetch(n));
+            }
+
+            @Override
+            public boolean isExhausted() {
+                return inner.isExhausted();
+            }
+
+            @Override
+            public boolean isOpen() {
+                return inner.isOpen();
+            }
+
+            @Override
+            public void close() {
+                inner.close();
+            }
         }
 
         @Override

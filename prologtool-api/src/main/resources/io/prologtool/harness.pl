@@ -516,6 +516,7 @@ refused_halt_error(Goal,
                          context(halt/0, 'halt/0,1 and abort/0 are not permitted inside a prologtool session'))).
 
 close_session(M) :-
+    stop_session_cursors(M),            % harness_cursor.pl
     stop_session_threads(M),            % harness_guard.pl
     forget_session_units(M),            % harness_plunit.pl
     % a text that loaded no clause (only syntax errors) left no source to
@@ -1580,6 +1581,7 @@ lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
 :- include(harness_sandbox).    % isolation between sessions, sandbox
 :- include(harness_execute).    % execute (stateless runs), parse
 :- include(harness_recycle).    % is a Prolog whose sessions closed as clean as a fresh one
+:- include(harness_cursor).     % answers on demand
 
                  /*******************************
                  *          LOAD HOOKS          *

@@ -203,11 +203,16 @@ refused_goal(abort).
 refused_goal(setenv(_, _)).
 refused_goal(unsetenv(_)).
 
+safe_builtin(format(Format), Called) :-
+    !,                                  % as library(sandbox) checks format/2
+    safe_builtin(format(Format, []), Called).
 safe_builtin(Builtin, Called) :-
     (   catch(sandbox:safe_meta(system:Builtin, Called0), _, fail)
     ->  Called = Called0
     ;   (   catch(sandbox:safe_primitive(system:Builtin), _, fail)
         ;   catch(sandbox:safe_primitive(Builtin), _, fail)
+        ;   predicate_property(system:Builtin, imported_from(Home)),
+            catch(sandbox:safe_primitive(Home:Builtin), _, fail)    % print_message/2 of '$messages'
         )
     ->  Called = []
     ;   Builtin = catch(Goal, _, Recovery)

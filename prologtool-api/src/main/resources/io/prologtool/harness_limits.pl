@@ -71,6 +71,7 @@ harness_control(inference_limit_exceeded) :-
     ;   true
     ).
 harness_control('$aborted').
+harness_control('$pt_cursor_closed').   % harness_cursor.pl
 harness_control(unwind(_)).
 
 %!  limit_time(+Seconds, :Goal) is semidet.

@@ -79,6 +79,10 @@ public final class HarnessSession implements PrologSession {
     /** What restores dropped from the journal, and why: reported by {@link #messages} from then on. */
     private final List<Diagnostic> restoreNotes = new ArrayList<>();
 
+    /** The queries open now (harness cursors), closed with the session. */
+    private final java.util.Set<HarnessQuery> queries = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong nextCursor = new java.util.concurrent.atomic.AtomicLong();
+
     private HarnessTransport transport;
     private volatile boolean open = true;
     /** Why the session closed itself (it could not be restored); null when it did not. */
@@ -343,7 +347,108 @@ public final class HarnessSession implements PrologSession {
     @Override
     public GoalRequest goal(String goalText) {
         Objects.requireNonNull(goalText, "goalText");
-        return new GoalRequest(goalText, this::runGoal);
+        return new GoalRequest(goalText, this::runGoal, this::openQuery);
+    }
+
+    // ---------------------------------------------------------------- queries (harness_cursor.pl)
+
+    private io.prologtool.Query openQuery(GoalRequest g) {
+        Optional<PrologError> tooLong = tooLong("goal text", g.goal());
+        if (tooLong.isPresent()) {
+            ensureOpen();
+            return HarnessQuery.refused(this, tooLong.get());
+        }
+        return locked(() -> {
+            if (queries.size() >= options.maxOpenQueries()) {
+                throw new PrologToolException("resource_error: session " + id + " holds " + queries.size()
+                        + " open queries, the most SessionOptions.maxOpenQueries allows (" + options.maxOpenQueries()
+                        + "); close one first");
+            }
+            String cursor = "q" + nextCursor.incrementAndGet();
+            ObjectNode req = request("query_open");
+            req.put("cursor", cursor);
+            req.put("goal", g.goal());
+            req.put("max_depth", g.maxDepth());
+            g.maxInferences().ifPresent(n -> req.put("max_inferences", n));
+            req.put("allow_side_effects", g.allowSideEffects());
+            req.put("stack_limit", options.stackLimitBytes());
+            JsonNode reply;
+            try {
+                reply = liveTransport().call(req, ADMIN_TIMEOUT);
+            } catch (JournalDroppedException e) {
+                return HarnessQuery.refused(this, PrologError.of("session_crashed", e.getMessage()));
+            } catch (HarnessCrashedException | HarnessTimeoutException e) {
+                return HarnessQuery.refused(this, PrologError.of("session_crashed",
+                        "The Prolog serving this session died while opening the query (" + e.getMessage() + ")."
+                                + errorTail()));
+            }
+            if (!reply.path("ok").asBoolean(false)) {
+                return HarnessQuery.refused(this, error(reply.path("error")));
+            }
+            List<String> variables = texts(reply.path("variables"));
+            HarnessQuery q = HarnessQuery.opened(this, cursor, variables, g, crashes);
+            queries.add(q);
+            return q;
+        });
+    }
+
+    GoalResult fetchQuery(HarnessQuery q, int n) {
+        return locked(() -> {
+            if (crashes != q.epoch() || !transport.isAlive()) {
+                return GoalResult.failedWith(PrologError.of("session_crashed", "The Prolog serving this session "
+                        + "died after the query opened; its search is gone (a query is never replayed). Open it again."));
+            }
+            ObjectNode req = request("query_next");
+            req.put("cursor", q.cursor());
+            req.put("max_answers", n);
+            req.put("time_limit", seconds(q.timeLimit()));
+            req.put("max_output", options.maxOutputChars());
+            JsonNode reply;
+            try {
+                // the harness gives up on the cursor's thread 5 s past the limit; wait a little longer
+                reply = transport.call(req, q.timeLimit().plus(grace).plusSeconds(5));
+            } catch (HarnessTimeoutException e) {
+                q.ended(PrologError.of("session_crashed", "the query's Prolog was stopped: its fetch did not end "
+                        + "within the time limit"));
+                return new GoalResult(io.prologtool.Outcome.TIMEOUT, List.of(), "", false, false, Optional.empty());
+            } catch (HarnessCrashedException e) {
+                return GoalResult.failedWith(PrologError.of("session_crashed", "The Prolog serving this session died "
+                        + "during the fetch (" + e.getMessage() + "); the session is restored with its program on the "
+                        + "next call, the query is gone." + errorTail()));
+            }
+            if (!reply.path("ok").asBoolean(false) && reply.path("error").path("kind").asText().equals("existence_error")
+                    && reply.path("error").path("message").asText().contains("cursor")) {
+                return GoalResult.failedWith(PrologError.of("cursor_closed", "the query's search has ended or was "
+                        + "closed"));
+            }
+            return goalResult(reply);
+        });
+    }
+
+    void forgetQuery(HarnessQuery q) {
+        queries.remove(q);
+    }
+
+    void closeQuery(HarnessQuery q) {
+        if (!open || q.epoch() != crashes) {
+            return;
+        }
+        try {
+            locked(() -> {
+                if (transport.isAlive() && crashes == q.epoch()) {
+                    ObjectNode req = request("query_close");
+                    req.put("cursor", q.cursor());
+                    try {
+                        transport.call(req, ADMIN_TIMEOUT);
+                    } catch (PrologToolException ignored) {
+                        // the Prolog is gone or stopped: so is the cursor
+                    }
+                }
+                return null;
+            });
+        } catch (SessionClosedException ignored) {
+            // closed meanwhile: its cursors went with it
+        }
     }
 
     private GoalResult runGoal(GoalRequest g) {
@@ -436,6 +541,9 @@ public final class HarnessSession implements PrologSession {
                 return;
             }
             open = false;
+            for (HarnessQuery q : List.copyOf(queries)) {
+                q.ended(PrologError.of("cursor_closed", "the query's session is closed"));
+            }
             if (transport != null && transport.isAlive() && !transport.closingEndsProlog()) {
                 try {
                     ObjectNode req = TermJson.mapper().createObjectNode();

@@ -88,6 +88,12 @@ public final class PrologTools implements AutoCloseable {
     private final boolean ownsExecutor;
     private final RuleBaseStore ruleBases;
     private final Map<String, Tool> tools = new LinkedHashMap<>();
+    /** Open cursors of run_goal with cursor: true, by cursor_id. */
+    private final Map<String, Cursor> cursors = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong nextCursor = new java.util.concurrent.atomic.AtomicLong();
+
+    private record Cursor(String loadId, io.prologtool.Query query) {
+    }
 
     private record Tool(ToolSpec spec, List<Param> params, Function<Args, ObjectNode> handler) {
     }
@@ -307,8 +313,12 @@ public final class PrologTools implements AutoCloseable {
                         Param.withDefault("allow_side_effects", BOOLEAN, F.booleanNode(true),
                                 "false: refuse goals that could have side effects (sandbox check)."),
                         Param.optional("max_inferences", INTEGER,
-                                "Extension: inference limit for the whole search.").atLeast(1)),
+                                "Extension: inference limit for the whole search.").atLeast(1),
+                        Param.withDefault("cursor", BOOLEAN, F.booleanNode(false), "Extension: true keeps the "
+                                + "search open after these answers; the reply then has a cursor_id while more "
+                                + "answers may exist, for next_answers (time_limit applies to each fetch).")),
                 this::runGoal);
+
 
         tool("inspect_predicate",
                 "Return the live definition of a predicate: found, type (static, dynamic, foreign, "
@@ -406,6 +416,23 @@ public final class PrologTools implements AutoCloseable {
                 "Delete a saved rule base by name.",
                 List.of(ruleBaseName),
                 this::deleteRuleBase);
+
+        // Extensions beyond the seeds: answers on demand (issue 17).
+        Param cursorId = Param.required("cursor_id", STRING, "A cursor_id from run_goal with cursor: true.");
+        tool("next_answers",
+                "Extension: the next answers of a search kept open by run_goal with cursor: true, found from "
+                        + "where it stopped (nothing is recomputed). Same reply as run_goal; cursor_id is present "
+                        + "while more answers may exist, and the cursor closes when they run out or a bound or "
+                        + "error ends the search.",
+                List.of(loadId, cursorId,
+                        Param.withDefault("max_answers", INTEGER, F.numberNode(10), "Most answers to return.")
+                                .range(1, GoalRequest.MAX_ANSWERS_LIMIT)),
+                this::nextAnswers);
+
+        tool("close_cursor",
+                "Extension: close a cursor of run_goal with cursor: true before its answers run out.",
+                List.of(loadId, cursorId),
+                this::closeCursor);
     }
 
     private void tool(String name, String description, List<Param> params, Function<Args, ObjectNode> handler) {
@@ -463,7 +490,60 @@ public final class PrologTools implements AutoCloseable {
         if (a.get("max_inferences") != null) {
             g.maxInferences(a.get("max_inferences").asLong());
         }
-        GoalResult res = g.run();
+        if (a.get("cursor").asBoolean()) {
+            io.prologtool.Query q;
+            try {
+                q = g.query();
+            } catch (io.prologtool.SessionClosedException e) {
+                throw sessionClosed(a.text("load_id"));
+            } catch (io.prologtool.PrologToolException e) {
+                throw new ToolFailure("resource_error", e.getMessage());
+            }
+            String id = "c" + nextCursor.incrementAndGet();
+            cursors.put(id, new Cursor(a.text("load_id"), q));
+            return cursorReply(id, q, q.fetch(a.integer("max_answers")));
+        }
+        return goalReply(g.run());
+    }
+
+    private ObjectNode nextAnswers(Args a) {
+        String id = a.text("cursor_id");
+        Cursor c = cursors.get(id);
+        if (c == null || !c.loadId().equals(a.text("load_id"))) {
+            session(a); // an unknown or closed load_id says so first
+            throw new ToolFailure("cursor_closed", "cursor_closed: no open cursor '" + id + "' in session '"
+                    + a.text("load_id") + "' (its answers ran out, a bound or error ended it, or it was closed)");
+        }
+        return cursorReply(id, c.query(), c.query().fetch(a.integer("max_answers")));
+    }
+
+    private ObjectNode closeCursor(Args a) {
+        String id = a.text("cursor_id");
+        Cursor c = cursors.get(id);
+        if (c == null || !c.loadId().equals(a.text("load_id"))) {
+            session(a);
+            throw new ToolFailure("cursor_closed", "cursor_closed: no open cursor '" + id + "' in session '"
+                    + a.text("load_id") + "'");
+        }
+        cursors.remove(id);
+        c.query().close();
+        ObjectNode r = ok();
+        r.put("closed", true);
+        return r;
+    }
+
+    /** A fetch's reply: run_goal's, with cursor_id while the query is open; a closed one is forgotten. */
+    private ObjectNode cursorReply(String id, io.prologtool.Query q, GoalResult res) {
+        ObjectNode r = goalReply(res);
+        if (q.isOpen()) {
+            r.put("cursor_id", id);
+        } else {
+            cursors.remove(id);
+        }
+        return r;
+    }
+
+    private static ObjectNode goalReply(GoalResult res) {
         ArrayNode answers = F.arrayNode();
         for (Answer ans : res.answers()) {
             ObjectNode o = answers.addObject();

@@ -220,6 +220,18 @@ public abstract class SandboxConformanceTest extends BackendFixture {
     }
 
     @Test
+    void printingIsAllowedInTheSandboxInEveryForm() {
+        for (String goal : List.of("format(\"hi~n\")", "format(\"~w~n\", [hi])", "format(user_output, \"hi~n\", [])",
+                "writeln(hi)", "print_message(error, format(\"hi\", []))")) {
+            GoalResult r = sandboxed.goal(goal).run();
+            assertThat(r.outcome()).as("%s: %s", goal, r).isEqualTo(Outcome.SUCCESS);
+        }
+        assertThat(sandboxed.goal("format(\"hi~n\")").run().output()).isEqualTo("hi\n");
+        assertThat(sandboxed.goal("format(\"~@\", [shell(ls)])").run().error().orElseThrow().kind())
+                .isEqualTo("sandbox_violation");
+    }
+
+    @Test
     void isolationHoldsWithoutTheSandboxToo() {
         try (PrologSession plain = backend.open()) {
             for (String goal : List.of("VICTIM:secret(X)", "assertz(VICTIM:secret(2))", "VICTIM:assertz(secret(2))",

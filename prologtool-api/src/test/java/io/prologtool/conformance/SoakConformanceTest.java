@@ -56,6 +56,7 @@ public abstract class SoakConformanceTest extends BackendFixture {
         int total = sessions();
         AtomicInteger next = new AtomicInteger();
         AtomicInteger wrongAnswers = new AtomicInteger();
+        List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicInteger closedUnderUs = new AtomicInteger();
         try (SessionRegistry registry = SessionRegistry.builder(backend).maxSessions(12)
                 .idleTtl(Duration.ofMinutes(1)).clock(clock).build()) {
@@ -70,6 +71,7 @@ public abstract class SoakConformanceTest extends BackendFixture {
                             GoalResult r = s.goal("mine(X)").run();
                             if (r.outcome() != Outcome.SUCCESS || !r.answers().get(0).get("X").equals(Term.integer(i))) {
                                 wrongAnswers.incrementAndGet();
+                                wrong.add("session " + i + ": " + r);
                             }
                         } catch (SessionClosedException evictedOrExpired) {
                             closedUnderUs.incrementAndGet();
@@ -98,12 +100,14 @@ public abstract class SoakConformanceTest extends BackendFixture {
             assertThat(st.evicted()).isPositive();
             assertThat(st.expired()).isPositive();
         }
-        assertThat(wrongAnswers.get()).as("a session answered another's data").isZero();
+        assertThat(wrongAnswers.get()).as("a session answered another's data: %s", wrong).isZero();
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (liveResources(backend) > resourcesBefore && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertThat(liveResources(backend)).as("resources held after the soak").isEqualTo(resourcesBefore);
+        // at most what it held before: a process backend's pool may hold a child fewer than at the start,
+        // when the child of the session closed just before was still waiting for its check then
+        assertThat(liveResources(backend)).as("resources held after the soak").isLessThanOrEqualTo(resourcesBefore);
         assertThat(tempEntries()).as("temporary files").isLessThanOrEqualTo(tempBefore);
     }
 }

@@ -65,7 +65,9 @@ public abstract class ToolsConformanceTest extends BackendFixture {
                 "inspect_predicate", "get_source", "replace_predicate", "list_messages", "run_tests",
                 "trace_goal", "close_session",
                 // then prolog-reasoner's five (ReasonerToolsConformanceTest)
-                "execute_prolog", "list_rule_bases", "get_rule_base", "save_rule_base", "delete_rule_base");
+                "execute_prolog", "list_rule_bases", "get_rule_base", "save_rule_base", "delete_rule_base",
+                // then the extensions: answers on demand
+                "next_answers", "close_cursor");
         ToolSpec runGoal = specs.get(1);
         JsonNode props = runGoal.inputSchema().get("properties");
         assertThat(props.get("max_answers").get("default").asInt()).isEqualTo(10);
@@ -275,6 +277,36 @@ public abstract class ToolsConformanceTest extends BackendFixture {
         assertThat(call(null, "{}").get("error").get("kind").asText()).isEqualTo("unknown_tool");
         // the session is still usable
         assertThat(callWith("run_goal", Map.of("load_id", id, "goal", "p(X)")).get("count").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void runGoalWithACursorKeepsTheSearchOpenForNextAnswers() {
+        String id = consult("n(X) :- between(1, inf, X).\n");
+        JsonNode first = callWith("run_goal", Map.of("load_id", id, "goal", "n(X)", "max_answers", 3, "cursor", true));
+        assertThat(first.get("ok").asBoolean()).as(first.toString()).isTrue();
+        assertThat(first.get("count").asInt()).isEqualTo(3);
+        assertThat(first.get("truncated").asBoolean()).isTrue();
+        String cursor = first.get("cursor_id").asText();
+        JsonNode next = callWith("next_answers", Map.of("load_id", id, "cursor_id", cursor, "max_answers", 2));
+        assertThat(next.get("answers")).extracting(a -> a.get("X").get("value").asInt()).containsExactly(4, 5);
+        assertThat(next.get("cursor_id").asText()).isEqualTo(cursor);
+        JsonNode closed = callWith("close_cursor", Map.of("load_id", id, "cursor_id", cursor));
+        assertThat(closed.get("closed").asBoolean()).isTrue();
+        JsonNode gone = callWith("next_answers", Map.of("load_id", id, "cursor_id", cursor));
+        assertThat(gone.get("error").get("kind").asText()).isEqualTo("cursor_closed");
+        assertThat(callWith("close_cursor", Map.of("load_id", id, "cursor_id", "c999")).get("error").get("kind")
+                .asText()).isEqualTo("cursor_closed");
+        // a search whose answers run out has no cursor left to call
+        JsonNode all = callWith("run_goal", Map.of("load_id", id, "goal", "member(X, [a, b])", "max_answers", 5,
+                "cursor", true));
+        assertThat(all.get("count").asInt()).isEqualTo(2);
+        assertThat(all.has("cursor_id")).isFalse();
+        // an unknown load_id is session_closed, as for every tool
+        assertThat(callWith("next_answers", Map.of("load_id", "nope", "cursor_id", cursor)).get("error").get("kind")
+                .asText()).isEqualTo("session_closed");
+        JsonNode schema = tools.specs().stream().filter(t -> t.name().equals("next_answers")).findFirst()
+                .orElseThrow().inputSchema();
+        assertThat(schema.get("required")).extracting(JsonNode::asText).containsExactly("load_id", "cursor_id");
     }
 
     /** Issue 15 item 9: ranges and enums are in the schemas, and an error names the tool's argument. */

@@ -23,7 +23,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -83,8 +82,12 @@ public final class ProcessBackend implements PrologBackend {
             new LinkedBlockingQueue<ProcessTransport>(), new LinkedBlockingQueue<ProcessTransport>()};
     private final AtomicInteger[] spawning = {new AtomicInteger(), new AtomicInteger()};
     private final java.util.concurrent.atomic.AtomicLong recycled = new java.util.concurrent.atomic.AtomicLong();
+    /** Children taken back whose check has not run yet. */
+    private final AtomicInteger checking = new AtomicInteger();
 
-    private final ExecutorService spawner;
+    private final java.util.concurrent.ScheduledExecutorService spawner;
+    /** When a session last took a child from a pool (System.nanoTime()). */
+    private volatile long lastTake = System.nanoTime();
     private final Set<HarnessSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<ProcessTransport> children = ConcurrentHashMap.newKeySet();
     private final Thread shutdownHook;
@@ -122,11 +125,14 @@ public final class ProcessBackend implements PrologBackend {
         }, "prologtool-process-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         this.savedState = b.savedState ? buildSavedState() : null;
-        this.spawner = Executors.newSingleThreadExecutor(r -> {
+        this.spawner = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "prologtool-process-pool");
             t.setDaemon(true);
             return t;
         });
+        if (poolSize > 0 && reuseChildren) {
+            spawner.scheduleWithFixedDelay(this::trimPools, 1, 1, TimeUnit.SECONDS);
+        }
         // The kind a default session takes is warmed now; the other kind once a session takes one.
         refillPool(isolationPlan != null && isolation.allSessions() ? 1 : 0);
     }
@@ -195,13 +201,13 @@ public final class ProcessBackend implements PrologBackend {
 
     /** Process ids of the live children (serving sessions or waiting in a pool). */
     List<Long> childPids() {
-        children.removeIf(c -> !c.isAlive());
+        children.removeIf(c -> !c.inService());
         return children.stream().map(ProcessTransport::pid).toList();
     }
 
     /** Number of live child processes: those serving sessions and those waiting in the warm pool. */
     public int liveChildren() {
-        children.removeIf(c -> !c.isAlive());
+        children.removeIf(c -> !c.inService());
         return children.size();
     }
 
@@ -237,6 +243,7 @@ public final class ProcessBackend implements PrologBackend {
         if (t == null) {
             t = spawn(kind == 1);
         }
+        lastTake = System.nanoTime();
         t.serveSession(reusable ? child -> takeBack(child, kind) : null);
         refillPool(kind);
         return t;
@@ -254,30 +261,58 @@ public final class ProcessBackend implements PrologBackend {
      * {@link #MAX_SESSIONS_PER_CHILD} sessions; ended otherwise. There is room while the pool holds
      * fewer than twice {@code poolSize}: the pool was refilled when the session took the child, so a
      * child coming back finds it full, and sessions opened one after another would otherwise start a
-     * process each as before.
+     * process each as before. Once sessions stop coming, {@link #trimPools} ends the extra children.
      */
     private boolean takeBack(ProcessTransport child, int kind) {
-        if (closed || child.sessionsServed() >= MAX_SESSIONS_PER_CHILD) {
+        // Children waiting for their check are running processes: never more of them than the pool holds,
+        // so that sessions closing faster than the checks run end their children as before.
+        if (closed || child.sessionsServed() >= MAX_SESSIONS_PER_CHILD
+                || pools[kind].size() + checking.get() >= 2 * poolSize) {
             return false;
         }
+        checking.incrementAndGet();
         try {
             spawner.execute(() -> {
-                if (!closed && pools[kind].size() < 2 * poolSize && child.checkClean(RECYCLE_CHECK_TIMEOUT)) {
-                    child.reopen();
-                    pools[kind].add(child);
-                    recycled.incrementAndGet();
-                    if (closed) {
-                        killPool();
+                try {
+                    if (!closed && pools[kind].size() < 2 * poolSize && child.checkClean(RECYCLE_CHECK_TIMEOUT)) {
+                        child.reopen();
+                        pools[kind].add(child);
+                        recycled.incrementAndGet();
+                        if (closed) {
+                            killPool();
+                        }
+                    } else {
+                        child.end();
                     }
-                } else {
-                    child.end();
+                } finally {
+                    checking.decrementAndGet();
                 }
             });
             return true;
         } catch (java.util.concurrent.RejectedExecutionException e) {
+            checking.decrementAndGet();
             return false;
         }
     }
+
+    /**
+     * Children taken back may fill a pool to twice its size while sessions come and go; once no session
+     * has taken a child for {@link #TRIM_AFTER}, the pool goes back to {@code poolSize}.
+     */
+    private void trimPools() {
+        if (closed || System.nanoTime() - lastTake < TRIM_AFTER.toNanos()) {
+            return;
+        }
+        for (BlockingQueue<ProcessTransport> pool : pools) {
+            ProcessTransport extra;
+            while (pool.size() > poolSize && (extra = pool.poll()) != null) {
+                extra.end();
+            }
+        }
+    }
+
+    /** How long a pool stays above its size with no child taken: see {@link #trimPools}. */
+    private static final Duration TRIM_AFTER = Duration.ofSeconds(2);
 
     /** Children that went back to the pool clean after a session (for tests and the bench). */
     long recycledChildren() {
@@ -388,7 +423,7 @@ public final class ProcessBackend implements PrologBackend {
         ProcessTransport t = new ProcessTransport(p, state == null ? Harness.bootstrapText() : null, maxReplyBytes,
                 setsid != null ? killCommand : null);
         children.add(t);
-        children.removeIf(c -> !c.isAlive());
+        children.removeIf(c -> !c.inService());
         return t;
     }
 

@@ -51,6 +51,8 @@ final class ProcessTransport implements HarnessTransport {
     private final AtomicReference<Pending> pending = new AtomicReference<>();
     private final StringBuilder stderrTail = new StringBuilder();
     private volatile boolean closed;
+    /** Set once the child is being ended: it never serves again. */
+    private volatile boolean ended;
     /**
      * Who may take this child back when its session closes (see {@link ProcessBackend}); null when the
      * child ends with its session.
@@ -196,6 +198,14 @@ final class ProcessTransport implements HarnessTransport {
         return !closed && process.isAlive();
     }
 
+    /**
+     * Whether the child serves or may serve a session: it runs and has not been ended (a child whose
+     * session closed and that waits for the check of the backend is in service; one ending is not).
+     */
+    boolean inService() {
+        return !ended && process.isAlive();
+    }
+
     @Override
     public String recentErrorOutput() {
         synchronized (stderrTail) {
@@ -226,6 +236,7 @@ final class ProcessTransport implements HarnessTransport {
     /** Ends the child (see {@link #close()}). */
     void end() {
         closed = true;
+        ended = true;
         try {
             stdin.close();
         } catch (IOException ignored) {
@@ -245,6 +256,7 @@ final class ProcessTransport implements HarnessTransport {
      * in even once orphaned) and, for good measure, its descendants as they are now.
      */
     void kill() {
+        ended = true;
         List<ProcessHandle> descendants;
         try {
             descendants = process.descendants().toList();

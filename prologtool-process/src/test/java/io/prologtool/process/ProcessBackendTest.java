@@ -314,6 +314,28 @@ class ProcessBackendTest {
         }
     }
 
+    @Test
+    void aCrashEndsTheSessionsOpenQueriesWhichAreNeverReplayed() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().build(); PrologSession s = backend.open()) {
+            s.consult("n(X) :- between(1, inf, X).\n");
+            io.prologtool.Query q = s.query("n(X)");
+            assertThat(q.next(3)).hasSize(3);
+            long pid = childPid(s);
+            ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+            long deadline = System.nanoTime() + SANE.toNanos();
+            while (isAlive(pid) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            GoalResult r = q.fetch(1);
+            assertThat(r.error().orElseThrow().kind()).as("%s", r).isEqualTo("session_crashed");
+            assertThat(q.isOpen()).isFalse();
+            assertThat(q.fetch(1).error().orElseThrow().kind()).isEqualTo("session_crashed");
+            // the session itself is restored with its program; a new query starts from the beginning
+            assertThat(s.query("n(X)").next(1).get(0).get("X")).isEqualTo(Term.integer(1));
+            assertThat(s.crashCount()).isEqualTo(1);
+        }
+    }
+
     private static long childPid(PrologSession s) {
         Term pid = s.goal("current_prolog_flag(pid, P)").run().answers().get(0).get("P");
         return ((Term.Int) pid).value().longValueExact();
