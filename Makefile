@@ -29,7 +29,8 @@ test: deps
 bench: deps build
 	$(MVN) $(MVN_FLAGS) -q -pl examples exec:exec@bench -Dbench.args="$(BENCH_ARGS)"
 
-## build: compile and install the modules into the local Maven repository, no tests
+## build: compile and install the modules into the local Maven repository, no tests; also writes the MCP
+##        server's runnable jar, examples/mcp-server/target/prologtool-mcp-server.jar
 build: deps
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 

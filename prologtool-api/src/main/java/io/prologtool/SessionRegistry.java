@@ -81,6 +81,7 @@ public final class SessionRegistry implements AutoCloseable {
     private final int maxSessions;
     private final Duration idleTtl;
     private final Clock clock;
+    private final SessionOptions sessionOptions;
     private final ReentrantLock lock = new ReentrantLock();
     /** Access-ordered: iteration starts at the least recently used. Guarded by {@link #lock}. */
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -115,6 +116,7 @@ public final class SessionRegistry implements AutoCloseable {
         this.maxSessions = b.maxSessions;
         this.idleTtl = b.idleTtl;
         this.clock = b.clock;
+        this.sessionOptions = b.sessionOptions;
         this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "prologtool-registry-reaper");
             t.setDaemon(true);
@@ -124,7 +126,10 @@ public final class SessionRegistry implements AutoCloseable {
         reaper.scheduleWithFixedDelay(this::reapQuietly, period, period, TimeUnit.MILLISECONDS);
     }
 
-    /** A builder over {@code backend}: 64 sessions, 15 minutes idle TTL, the system clock. */
+    /**
+     * A builder over {@code backend}: 64 sessions, 15 minutes idle TTL, the system clock, sessions with
+     * {@link SessionOptions#defaults()}.
+     */
     public static Builder builder(PrologBackend backend) {
         return new Builder(backend);
     }
@@ -134,9 +139,9 @@ public final class SessionRegistry implements AutoCloseable {
         return backend;
     }
 
-    /** Opens a session with default options. */
+    /** Opens a session with the registry's {@linkplain Builder#sessionOptions session options}. */
     public PrologSession open() {
-        return open(SessionOptions.defaults());
+        return open(sessionOptions);
     }
 
     /** Opens a session; over the cap, the least recently used session is evicted first. */
@@ -174,7 +179,10 @@ public final class SessionRegistry implements AutoCloseable {
         return s;
     }
 
-    /** Opens a session and loads {@code text} into it (the {@code consult_text} tool). */
+    /**
+     * Opens a session with the registry's {@linkplain Builder#sessionOptions session options} and loads
+     * {@code text} into it (the {@code consult_text} tool).
+     */
     public Consulted consult(String text) {
         Objects.requireNonNull(text, "text");
         PrologSession s = open();
@@ -536,6 +544,7 @@ public final class SessionRegistry implements AutoCloseable {
         private Duration idleTtl = Duration.ofMinutes(15);
         private Clock clock = Clock.systemUTC();
         private Duration reapInterval;
+        private SessionOptions sessionOptions = SessionOptions.defaults();
 
         private Builder(PrologBackend backend) {
             this.backend = Objects.requireNonNull(backend, "backend");
@@ -557,6 +566,17 @@ public final class SessionRegistry implements AutoCloseable {
                 throw new IllegalArgumentException("idleTtl must be positive, was " + ttl);
             }
             this.idleTtl = ttl;
+            return this;
+        }
+
+        /**
+         * The options of the sessions that {@link SessionRegistry#open()} and {@link SessionRegistry#consult}
+         * open (default {@link SessionOptions#defaults()}), e.g. {@code SessionOptions.builder().sandboxed(true).build()}
+         * for a server whose callers send untrusted code; {@link SessionRegistry#open(SessionOptions)} still
+         * takes any.
+         */
+        public Builder sessionOptions(SessionOptions options) {
+            this.sessionOptions = Objects.requireNonNull(options, "options");
             return this;
         }
 

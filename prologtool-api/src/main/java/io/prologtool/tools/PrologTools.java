@@ -257,6 +257,21 @@ public final class PrologTools implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a reply of {@link #call} reports a failure, for a protocol that flags failed tool calls
+     * (MCP's {@code isError}, LangChain4j's {@code ToolExecutionResult.isError()}): {@code "ok": false}
+     * (the PrologMCP tools and any call that cannot be served), or {@code "success": false} (the
+     * prolog-reasoner tools, {@code execute_prolog} and the rule base tools). A reply with neither key
+     * ({@code list_rule_bases}) is not a failure; anything but a JSON object is.
+     */
+    public static boolean isFailure(JsonNode reply) {
+        if (reply == null || !reply.isObject()) {
+            return true;
+        }
+        JsonNode ok = reply.has("ok") ? reply.get("ok") : reply.get("success");
+        return ok != null && !(ok.isBoolean() && ok.booleanValue());
+    }
+
     /** Number of sessions open in the registry behind this layer. */
     public int openSessions() {
         return registry.size();

@@ -1,8 +1,10 @@
 package io.prologtool.conformance;
 
 import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
 import io.prologtool.PrologSession;
 import io.prologtool.SessionClosedException;
+import io.prologtool.SessionOptions;
 import io.prologtool.SessionRegistry;
 import io.prologtool.Term;
 import io.prologtool.tools.PrologTools;
@@ -106,6 +108,30 @@ public abstract class RegistryConformanceTest extends BackendFixture {
             SessionRegistry.Stats st = registry.stats();
             assertThat(st.closed()).isEqualTo(2);
             assertThat(st.open()).isZero();
+        }
+    }
+
+    @Test
+    void sessionsOpenWithTheRegistrysOptions() {
+        SessionOptions sandboxed = SessionOptions.builder().sandboxed(true).build();
+        String unsafe = "read_file_to_string('/etc/hostname', _, [])";
+        try (SessionRegistry registry = SessionRegistry.builder(backend).sessionOptions(sandboxed).build();
+             PrologTools tools = PrologTools.over(registry)) {
+            GoalResult refused = registry.consult("p(1).").session().goal(unsafe).run();
+            assertThat(refused.outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(refused.error().orElseThrow().kind()).isEqualTo("sandbox_violation");
+            // the tool layer's consult_text opens its sessions the same way
+            String id = tools.call("consult_text", "{\"source_text\": \"p(1).\"}")
+                    .replaceAll(".*\"load_id\":\"([^\"]+)\".*", "$1");
+            assertThat(tools.call("run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"" + unsafe + "\"}"))
+                    .contains("\"kind\":\"sandbox_violation\"");
+            // an explicit open(options) is not overridden
+            try (PrologSession plain = registry.open(SessionOptions.defaults())) {
+                assertThat(plain.goal(unsafe).run().outcome()).isEqualTo(Outcome.SUCCESS);
+            }
+        }
+        try (SessionRegistry registry = SessionRegistry.builder(backend).build()) {
+            assertThat(registry.consult("p(1).").session().goal(unsafe).run().outcome()).isEqualTo(Outcome.SUCCESS);
         }
     }
 

@@ -175,12 +175,10 @@ public final class PrologToolbox {
         }
     }
 
-    /** Whether a reply reports success: {@code "ok": true}, or {@code "success": true} for the stateless tools
-     *  (execute_prolog and the rule-base tools answer in prolog-reasoner's shape). */
+    /** Whether a reply reports success (see {@link PrologTools#isFailure}); text that is not JSON does not. */
     private static boolean isOk(String reply) {
         try {
-            JsonNode node = MAPPER.readTree(reply);
-            return node.has("ok") ? node.path("ok").asBoolean(false) : node.path("success").asBoolean(false);
+            return !PrologTools.isFailure(MAPPER.readTree(reply));
         } catch (java.io.IOException e) {
             return false;
         }

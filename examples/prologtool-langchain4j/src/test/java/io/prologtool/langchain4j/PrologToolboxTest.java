@@ -252,6 +252,11 @@ class PrologToolboxTest {
         ToolExecutionResult bad = run.executeWithContext(request("run_goal", args("load_id", id, "goal", "atom_length(X, Y)")), null);
         assertThat(bad.isError()).isTrue();
         assertThat(bad.resultText()).contains("instantiation_error");
+        // list_rule_bases answers with neither "ok" nor "success": not an error
+        ToolExecutionResult list = toolbox.tools("list_rule_bases").values().iterator().next()
+                .executeWithContext(request("list_rule_bases", "{}"), null);
+        assertThat(list.resultText()).contains("\"rule_bases\"");
+        assertThat(list.isError()).as(list.resultText()).isFalse();
 
         assertThatThrownBy(() -> toolbox.tools("run_goal", "rm_rf")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("rm_rf");

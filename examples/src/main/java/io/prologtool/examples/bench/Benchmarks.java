@@ -22,7 +22,9 @@ import java.util.Optional;
  *       a warm pool of 2 (cycles 30 ms apart so the pool refills) and with a child per open, against a
  *       fresh {@code swipl} per session;</li>
  *   <li>a round trip (the goal {@code true} on an open session) against a bare {@code swipl}
- *       read/call loop over a pipe, the floor of any process behind a pipe;</li>
+ *       read/call loop over a pipe, the floor of any process behind a pipe; and a {@code run_goal} round
+ *       trip through the MCP server ({@code examples/mcp-server}) from the SDK's client, against
+ *       {@code PrologTools.call} of the same goal in the JVM ({@link McpRoundTrip});</li>
  *   <li>{@code execute_prolog} on the 30 prolog-reasoner problems against {@code swipl} started per
  *       call, as prolog-reasoner does;</li>
  *   <li>PARARULE-Plus {@code sample.jsonl} end to end through the Formalizer agent, 2 threads against 1,
@@ -157,6 +159,7 @@ public final class Benchmarks {
         if (options.only().isEmpty()) {
             rows.addAll(RoundTrips.measure(plan, swipl, log));
             rows.addAll(QueryFetch.measure(plan, log));
+            rows.addAll(McpRoundTrip.measure(plan, log));
             rows.addAll(ExecuteProlog.measure(plan, swipl, log));
             rows.addAll(PararuleThroughput.measure(plan, swipl, log));
             rows.addAll(MemoryFootprint.measure(plan, swipl, log));

@@ -1,0 +1,202 @@
+package io.prologtool.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The server's standard streams as they are, without the SDK in between: standard output carries
+ * JSON-RPC messages and nothing else (not Prolog's output, not a log line) on both backends; closing
+ * standard input mid-goal ends the server; a bad command line is a message and the usage on standard
+ * error with exit status 2.
+ */
+class StdioTest {
+
+    /** A server started with plain pipes; its stdout lines are queued as they come, stderr goes to a file. */
+    static final class RawServer implements AutoCloseable {
+        final Process process;
+        final Path stderr;
+        final List<String> stdout = new ArrayList<>();
+        final BlockingQueue<JsonNode> messages = new LinkedBlockingQueue<>();
+        private final Thread reader;
+
+        RawServer(String... args) throws IOException {
+            stderr = Files.createTempFile("prologtool-mcp-stderr-", ".txt");
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Servers.java());
+            cmd.addAll(Servers.fromClassPath(UUID.randomUUID().toString(), args));
+            process = new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
+            reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        synchronized (stdout) {
+                            stdout.add(line);
+                        }
+                        try {
+                            messages.add(Servers.JSON.readTree(line));
+                        } catch (IOException notJson) {
+                            // kept in stdout; the test fails on it
+                        }
+                    }
+                } catch (IOException ignored) {
+                    // the process ended
+                }
+            }, "raw-server-stdout");
+            reader.start();
+        }
+
+        void send(String json) throws IOException {
+            OutputStream in = process.getOutputStream();
+            in.write((json + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        }
+
+        /** The response to request {@code id}. */
+        JsonNode response(int id) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                JsonNode m = messages.poll(100, TimeUnit.MILLISECONDS);
+                if (m != null && m.path("id").asInt(-1) == id) {
+                    return m;
+                }
+                if (m == null && !process.isAlive() && messages.isEmpty()) {
+                    break;
+                }
+            }
+            throw new AssertionError("no response to request " + id + "; stdout: " + stdout + "\nstderr: " + stderr());
+        }
+
+        void initialize() throws Exception {
+            send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+            assertThat(response(1).at("/result/serverInfo/name").asText()).isEqualTo("prologtool");
+            send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        }
+
+        /** Sends tools/call {@code id}; {@code arguments} is a JSON object text. */
+        void call(int id, String tool, String arguments) throws IOException {
+            send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                    + "\",\"arguments\":" + arguments + "}}");
+        }
+
+        /** The JSON reply of a tools/call response. */
+        static JsonNode reply(JsonNode response) throws IOException {
+            return Servers.JSON.readTree(response.at("/result/content/0/text").asText());
+        }
+
+        String stderr() throws IOException {
+            return Files.readString(stderr, StandardCharsets.UTF_8);
+        }
+
+        /** Closes standard input and waits for the process and its stdout to end. */
+        int closeInput(Duration timeout) throws Exception {
+            process.getOutputStream().close();
+            assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("the server exits once its input ends; stderr: " + stderr()).isTrue();
+            reader.join(10_000);
+            return process.exitValue();
+        }
+
+        @Override
+        public void close() throws IOException {
+            process.destroyForcibly();
+            Files.deleteIfExists(stderr);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"process", "jpl"})
+    void standardOutputCarriesJsonRpcMessagesOnly(String backend) throws Exception {
+        try (RawServer s = new RawServer("--backend", backend)) {
+            s.initialize();
+            s.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+            assertThat(s.response(2).at("/result/tools").size()).isGreaterThanOrEqualTo(14);
+            // Prolog writes while loading and while running: none of it may reach stdout
+            s.call(3, "consult_text", "{\"source_text\": \":- format(\\\"~w~n\\\", [loading]).\\n"
+                    + "p :- write(running), nl.\"}");
+            JsonNode consulted = RawServer.reply(s.response(3));
+            assertThat(consulted.get("output").asText()).isEqualTo("loading\n");
+            s.call(4, "run_goal", "{\"load_id\": \"" + consulted.get("load_id").asText() + "\", \"goal\": \"p\"}");
+            JsonNode ran = RawServer.reply(s.response(4));
+            assertThat(ran.get("output").asText()).as(ran.toString()).isEqualTo("running\n");
+            s.call(5, "execute_prolog", "{\"prolog_code\": \"q(1).\", \"query\": \"q(X), write(X), nl\"}");
+            assertThat(RawServer.reply(s.response(5)).get("success").asBoolean()).isTrue();
+
+            assertThat(s.closeInput(Duration.ofSeconds(20))).isZero();
+            List<String> lines;
+            synchronized (s.stdout) {
+                lines = List.copyOf(s.stdout);
+            }
+            assertThat(lines).hasSize(5);
+            for (String line : lines) {
+                JsonNode m = Servers.JSON.readTree(line);
+                assertThat(m.isObject()).as(line).isTrue();
+                assertThat(m.path("jsonrpc").asText()).as(line).isEqualTo("2.0");
+                assertThat(m.has("result") || m.has("error") || m.has("method")).as(line).isTrue();
+            }
+            assertThat(s.stderr()).contains("prologtool-mcp-server").contains("the client disconnected");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"process", "jpl"})
+    void closingStandardInputMidGoalEndsTheServer(String backend) throws Exception {
+        try (RawServer s = new RawServer("--backend", backend)) {
+            s.initialize();
+            s.call(2, "consult_text", "{\"source_text\": \"spin :- repeat, fail.\"}");
+            String id = RawServer.reply(s.response(2)).get("load_id").asText();
+            s.call(3, "run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"spin\", \"time_limit\": 120}");
+            Thread.sleep(1_000);
+            ProcessHandle server = s.process.toHandle();
+            List<ProcessHandle> below = server.descendants().toList();
+            if (backend.equals("process")) {
+                assertThat(Servers.swiplBelow(server)).as("the spinning session's child").isNotEmpty();
+            }
+            long t0 = System.nanoTime();
+            s.closeInput(Duration.ofSeconds(20));
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("exits soon, not when the goal would end")
+                    .isLessThan(Duration.ofSeconds(20));
+            assertThat(Servers.awaitEnd(below, Duration.ofSeconds(10))).as("children left behind").isEmpty();
+        }
+    }
+
+    @Test
+    void aBadCommandLineIsAMessageAndTheUsageOnStandardErrorWithStatus2() throws Exception {
+        for (String[] args : List.of(new String[] {"--backend", "prolog"}, new String[] {"--ttl", "soon"},
+                new String[] {"--backend", "jpl", "--isolation", "required"}, new String[] {"--frobnicate"})) {
+            try (RawServer s = new RawServer(args)) {
+                assertThat(s.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(s.process.exitValue()).as(String.join(" ", args)).isEqualTo(2);
+                s.reader.join(5_000);
+                assertThat(s.stdout).as("nothing on stdout").isEmpty();
+                assertThat(s.stderr()).startsWith("prologtool-mcp-server: ").contains("usage: ");
+            }
+        }
+        try (RawServer s = new RawServer("--help")) {
+            assertThat(s.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(s.process.exitValue()).isZero();
+            s.reader.join(5_000);
+            assertThat(s.stdout).isEmpty();
+            assertThat(s.stderr()).startsWith("usage: ").contains("--backend").contains("--ttl");
+        }
+    }
+}
