@@ -140,6 +140,21 @@ public interface PrologSession extends AutoCloseable {
     }
 
     /** True until {@link #close()} (or the backend's close). */
+    /**
+     * A new, independent session of the same backend, with the same options, holding what this one
+     * holds now: its program (clauses, declarations, dynamic facts as they are at this moment), its
+     * operators and flags, and its plunit units. Later changes to either are invisible to the other.
+     * The copy is loaded from this session's program as {@link #source()} rebuilds it (plus its flags
+     * and test sources), so its clauses' line numbers refer to that text.
+     *
+     * @throws PrologToolException           when the copy could not be opened or loaded
+     * @throws SessionClosedException         when this session is closed
+     * @throws UnsupportedOperationException  when the backend cannot fork sessions
+     */
+    default PrologSession fork() {
+        throw new UnsupportedOperationException("this session cannot be forked");
+    }
+
     boolean isOpen();
 
     /** Ends the session and releases what it holds. Idempotent. */

@@ -163,7 +163,45 @@ public final class SessionRegistry implements AutoCloseable {
             lock.unlock();
         }
         victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED));
-        PrologSession raw = backend.open(options);
+        return adopt(backend.open(options));
+    }
+
+    /**
+     * A copy of the open session {@code id} ({@link PrologSession#fork()}), registered like a session
+     * this registry opened (the {@code fork_session} tool); it counts towards the cap like any other.
+     *
+     * @throws SessionClosedException when {@code id} names no open session
+     */
+    public PrologSession fork(String id) {
+        PrologSession original = get(id).orElseThrow(() -> new SessionClosedException("session_closed: "
+                + closedReason(id).map(ClosedReason::wireName).orElse("unknown") + ": no open session " + id));
+        ensureOpen();
+        List<RegisteredSession> victims = new ArrayList<>();
+        lock.lock();
+        try {
+            while (entries.size() >= maxSessions) {
+                String victim = null;
+                for (String key : entries.keySet()) {   // the least recently used, but not the one copied
+                    if (!key.equals(id)) {
+                        victim = key;
+                        break;
+                    }
+                }
+                if (victim == null) {
+                    break;
+                }
+                reasons.put(victim, ClosedReason.EVICTED);
+                evicted++;
+                victims.add(entries.remove(victim).session);
+            }
+        } finally {
+            lock.unlock();
+        }
+        victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED));
+        return adopt(((RegisteredSession) original).delegate.fork());
+    }
+
+    private PrologSession adopt(PrologSession raw) {
         RegisteredSession s = new RegisteredSession(raw);
         lock.lock();
         try {
@@ -411,6 +449,11 @@ public final class SessionRegistry implements AutoCloseable {
         @Override
         public ConsultResult consult(String text) {
             return use(() -> delegate.consult(text));
+        }
+
+        @Override
+        public PrologSession fork() {
+            return SessionRegistry.this.fork(id());
         }
 
         @Override

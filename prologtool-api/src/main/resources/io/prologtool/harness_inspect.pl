@@ -97,6 +97,28 @@ request(source, Req, [source=Source]) :-
     existing_session(Req, M),
     session_source(M, Source).
 
+%   fork_state: what a copy of the session needs (PrologSession.fork()):
+%   the module's own flags, then its source as get_source rebuilds it
+%   (operators, declarations, every clause, dynamic facts as they are
+%   now), and the texts of its plunit units, loaded again without
+%   running them.
+request(fork_state, Req, [text=Text, tests=Tests]) :-
+    existing_session(Req, M),
+    findall(F, module_flag_directive(M, F), Flags),
+    session_source(M, Source),
+    atomic_list_concat(Flags, '\n', FlagText),
+    (   Flags == [] -> Text = Source ; format(string(Text), "~w~n~w", [FlagText, Source]) ),
+    findall(T, test_source(M, _, T), Tests).
+
+%   A flag the session set in its module (harness_guard.pl keeps them
+%   there), as the directive that sets it again.
+module_flag_directive(M, Directive) :-
+    module_local_flag(Flag),
+    current_prolog_flag(M:Flag, Value),
+    current_prolog_flag(prologtool_libraries:Flag, Default),
+    Value \== Default,
+    format(string(Directive), ":- set_prolog_flag(~q, ~q).", [Flag, Value]).
+
 session_source(M, Source) :-
     session_heads(M, Heads),
     findall(Op, local_op(M, Op), Ops),

@@ -132,7 +132,8 @@ limit_time(Seconds, Goal) :-
 
 :- dynamic
     watch/3,                    % Thread, Token, Deadline
-    watchdog_wakes/1.           % when the watchdog wakes next, at the latest
+    watchdog_wakes/1,           % when the watchdog wakes next, at the latest
+    watchdog_started/0.
 
 watch_deadline(Deadline, Token) :-
     flag('$pt_watch_token', Token, Token + 1),
@@ -182,18 +183,21 @@ watching(Token) :-
     nb_current('$pt_watching', Active),
     memberchk(Token, Active).
 
+%   watchdog_started/0 is asserted once and never taken back
+%   (watchdog_wakes/1 is, for a moment, each time the watchdog wakes).
 ensure_watchdog :-
-    (   watchdog_wakes(_)
+    (   watchdog_started
     ->  true
     ;   with_mutex(prologtool_watchdog_start, start_watchdog)
     ).
 
 start_watchdog :-
-    (   watchdog_wakes(_)
+    (   watchdog_started
     ->  true
     ;   get_time(Now),
-        assertz(watchdog_wakes(Now)),
-        thread_create(watchdog_loop, _, [alias(prologtool_watchdog), detached(true)])
+        with_mutex(prologtool_watchdog, assertz(watchdog_wakes(Now))),
+        thread_create(watchdog_loop, _, [alias(prologtool_watchdog), detached(true)]),
+        assertz(watchdog_started)
     ).
 
 watchdog_loop :-

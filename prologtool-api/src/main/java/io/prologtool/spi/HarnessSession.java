@@ -79,6 +79,9 @@ public final class HarnessSession implements PrologSession {
     /** What restores dropped from the journal, and why: reported by {@link #messages} from then on. */
     private final List<Diagnostic> restoreNotes = new ArrayList<>();
 
+    /** Opens a sibling session of the same backend, for {@link #fork()}; null: the backend cannot fork. */
+    private volatile java.util.function.Function<SessionOptions, PrologSession> siblings;
+
     /** The queries open now (harness cursors), closed with the session. */
     private final java.util.Set<HarnessQuery> queries = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicLong nextCursor = new java.util.concurrent.atomic.AtomicLong();
@@ -341,6 +344,59 @@ public final class HarnessSession implements PrologSession {
                         "session_crashed", "The Prolog serving this session died during the trace ("
                                 + e.getMessage() + "); it is restored on the next call.")));
             }
+        });
+    }
+
+    /**
+     * How {@link #fork()} opens the copy: the backend's own {@code open}, so that the copy is one of its
+     * sessions like any other. Backends call it right after {@link #open}.
+     */
+    public void forkWith(java.util.function.Function<SessionOptions, PrologSession> opener) {
+        this.siblings = Objects.requireNonNull(opener, "opener");
+    }
+
+    @Override
+    public PrologSession fork() {
+        java.util.function.Function<SessionOptions, PrologSession> opener = siblings;
+        if (opener == null) {
+            throw new UnsupportedOperationException("this session's backend does not fork sessions");
+        }
+        JsonNode state = locked(() -> {
+            JsonNode r = call(request("fork_state"), ADMIN_TIMEOUT);
+            requireOk(r, "fork_state");
+            return r;
+        });
+        PrologSession copy = opener.apply(options);
+        try {
+            ConsultResult c = copy.consult(state.path("text").asText(""));
+            if (c.hasErrors()) {
+                throw new PrologToolException("the fork of session " + id + " did not load its program: "
+                        + c.errors());
+            }
+            for (JsonNode tests : state.path("tests")) {
+                if (copy instanceof HarnessSession h) {
+                    h.loadTests(tests.asText());
+                }
+            }
+            return copy;
+        } catch (RuntimeException e) {
+            copy.close();
+            throw e;
+        }
+    }
+
+    /** Loads plunit units without running them (a fork's copy of another session's units). */
+    private void loadTests(String testText) {
+        locked(() -> {
+            ObjectNode req = request("run_tests");
+            req.put("text", testText);
+            req.put("run", false);
+            req.put("time_limit", seconds(options.consultTimeLimit()));
+            req.put("max_output", options.maxOutputChars());
+            JsonNode r = call(req, options.consultTimeLimit().plus(grace));
+            requireOk(r, "run_tests");
+            journal.add(req);
+            return null;
         });
     }
 

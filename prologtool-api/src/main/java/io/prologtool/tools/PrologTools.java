@@ -444,6 +444,13 @@ public final class PrologTools implements AutoCloseable {
                                 .range(1, GoalRequest.MAX_ANSWERS_LIMIT)),
                 this::nextAnswers);
 
+        tool("fork_session",
+                "Extension: copy a session: a new session (a new load_id) holding the same program, dynamic "
+                        + "facts, operators, flags and plunit units as this one now; later changes to either "
+                        + "are invisible to the other. Explore alternatives without reloading.",
+                List.of(loadId),
+                this::forkSession);
+
         tool("close_cursor",
                 "Extension: close a cursor of run_goal with cursor: true before its answers run out.",
                 List.of(loadId, cursorId),
@@ -519,6 +526,21 @@ public final class PrologTools implements AutoCloseable {
             return cursorReply(id, q, q.fetch(a.integer("max_answers")));
         }
         return goalReply(g.run());
+    }
+
+    private ObjectNode forkSession(Args a) {
+        String id = a.text("load_id");
+        session(a);                             // an unknown or closed load_id says so
+        PrologSession copy;
+        try {
+            copy = registry.fork(id);
+        } catch (io.prologtool.SessionClosedException e) {
+            throw sessionClosed(id);
+        }
+        ObjectNode r = ok();
+        r.put("load_id", copy.id());
+        r.put("module_name", copy.moduleName());
+        return r;
     }
 
     private ObjectNode nextAnswers(Args a) {

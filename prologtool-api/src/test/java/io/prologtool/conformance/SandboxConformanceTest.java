@@ -220,8 +220,8 @@ public abstract class SandboxConformanceTest extends BackendFixture {
     }
 
     @Test
-    void printingIsAllowedInTheSandboxInEveryForm() {
-        for (String goal : List.of("format(\"hi~n\")", "format(\"~w~n\", [hi])", "format(user_output, \"hi~n\", [])",
+    void printingIsAllowedInTheSandbox() {
+        for (String goal : List.of("format(\"hi~n\")", "format(\"~w~n\", [hi])", "format(atom(A), \"~w\", [hi])",
                 "writeln(hi)", "print_message(error, format(\"hi\", []))")) {
             GoalResult r = sandboxed.goal(goal).run();
             assertThat(r.outcome()).as("%s: %s", goal, r).isEqualTo(Outcome.SUCCESS);

@@ -106,6 +106,32 @@ public abstract class SessionConformanceTest extends BackendFixture {
     }
 
     @Test
+    void aForkHoldsTheSameProgramFactsOperatorsFlagsAndUnitsAndGoesItsOwnWay() {
+        session.consult(":- set_prolog_flag(double_quotes, codes).\n:- op(700, xfx, ===>).\n"
+                + ":- dynamic seen/1.\nseen(1).\nrule(a ===> b).\nsum(S) :- aggregate_all(sum(X), seen(X), S).\n");
+        session.goal("assertz(seen(2))").run();
+        session.runTests(":- begin_tests(sums).\ntest(two) :- sum(3).\n:- end_tests(sums).\n");
+        try (PrologSession copy = session.fork()) {
+            assertThat(copy.id()).isNotEqualTo(session.id());
+            assertThat(copy.goal("sum(S)").run().answers().get(0).get("S")).isEqualTo(Term.integer(3));
+            assertThat(copy.goal("rule(X), X = (_ ===> R)").run().answers().get(0).get("R")).isEqualTo(Term.atom("b"));
+            assertThat(copy.goal("X = \"ab\"").run().answers().get(0).get("X"))
+                    .isEqualTo(Term.list(Term.integer(97), Term.integer(98)));
+            assertThat(copy.runTests().passed()).isEqualTo(1);
+            // later changes to either are invisible to the other
+            copy.goal("assertz(seen(10))").run();
+            session.goal("retract(seen(1))").run();
+            assertThat(copy.goal("sum(S)").run().answers().get(0).get("S")).isEqualTo(Term.integer(13));
+            assertThat(session.goal("sum(S)").run().answers().get(0).get("S")).isEqualTo(Term.integer(2));
+            copy.consult("only_in_copy.\n");
+            assertThat(session.goal("only_in_copy").run().outcome()).isEqualTo(Outcome.ERROR);
+        }
+        assertThat(session.goal("sum(S)").run().succeeded()).isTrue();
+        session.close();
+        assertThatThrownBy(() -> session.fork()).isInstanceOf(SessionClosedException.class);
+    }
+
+    @Test
     void closedSessionRefusesCallsWithATypedException() {
         session.close();
         assertThat(session.isOpen()).isFalse();

@@ -67,7 +67,7 @@ public abstract class ToolsConformanceTest extends BackendFixture {
                 // then prolog-reasoner's five (ReasonerToolsConformanceTest)
                 "execute_prolog", "list_rule_bases", "get_rule_base", "save_rule_base", "delete_rule_base",
                 // then the extensions: answers on demand
-                "next_answers", "close_cursor");
+                "next_answers", "fork_session", "close_cursor");
         ToolSpec runGoal = specs.get(1);
         JsonNode props = runGoal.inputSchema().get("properties");
         assertThat(props.get("max_answers").get("default").asInt()).isEqualTo(10);
@@ -307,6 +307,23 @@ public abstract class ToolsConformanceTest extends BackendFixture {
         JsonNode schema = tools.specs().stream().filter(t -> t.name().equals("next_answers")).findFirst()
                 .orElseThrow().inputSchema();
         assertThat(schema.get("required")).extracting(JsonNode::asText).containsExactly("load_id", "cursor_id");
+    }
+
+    @Test
+    void forkSessionCopiesASessionUnderANewLoadId() {
+        String id = consult(":- dynamic seen/1.\nseen(1).\n");
+        callWith("run_goal", Map.of("load_id", id, "goal", "assertz(seen(2))"));
+        JsonNode fork = callWith("fork_session", Map.of("load_id", id));
+        assertThat(fork.get("ok").asBoolean()).as(fork.toString()).isTrue();
+        String copy = fork.get("load_id").asText();
+        assertThat(copy).isNotEqualTo(id);
+        callWith("run_goal", Map.of("load_id", copy, "goal", "assertz(seen(3))"));
+        JsonNode inCopy = callWith("run_goal", Map.of("load_id", copy, "goal", "seen(X)"));
+        assertThat(inCopy.get("answers")).extracting(a -> a.get("X").get("value").asInt()).containsExactly(1, 2, 3);
+        JsonNode inOriginal = callWith("run_goal", Map.of("load_id", id, "goal", "seen(X)"));
+        assertThat(inOriginal.get("answers")).extracting(a -> a.get("X").get("value").asInt()).containsExactly(1, 2);
+        assertThat(callWith("fork_session", Map.of("load_id", "nope")).get("error").get("kind").asText())
+                .isEqualTo("session_closed");
     }
 
     /** Issue 15 item 9: ranges and enums are in the schemas, and an error names the tool's argument. */

@@ -89,6 +89,7 @@ public final class JplBackend implements PrologBackend {
                 grace, () -> sessions.remove(holder[0]));
         holder[0] = session;
         sessions.add(session);
+        session.forkWith(this::open);
         if (closed) { // closed while this session opened
             session.close();
             throw new IllegalStateException("this JplBackend is closed");

@@ -162,6 +162,7 @@ public final class ProcessBackend implements PrologBackend {
                 () -> sessions.remove(holder[0]));
         holder[0] = session;
         sessions.add(session);
+        session.forkWith(this::open);
         if (closed) { // closed while we spawned: do not leak the child
             session.close();
             throw new IllegalStateException("this ProcessBackend is closed");

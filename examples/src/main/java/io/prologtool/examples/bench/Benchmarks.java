@@ -13,22 +13,27 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code make bench}: the benchmark suite of issue 8. In one run on this machine it measures both
- * backends next to a baseline that does the same work without prologtool, prints a table, and writes
- * {@code results.csv}, {@code results.svg} (a bar chart, log scale) and {@code results.md} (the table
- * for the README) into {@code docs/bench}:
+ * {@code make bench}: the benchmark suite (issues 8 and 16). In one run on this machine it measures both
+ * backends next to a baseline that does the same work without prologtool, or next to the floor of that
+ * work measured in the same run ({@link Floors}), prints a table, and writes {@code results.csv},
+ * {@code results.svg} (a bar chart, log scale) and {@code results.md} (the table for the README) into
+ * {@code docs/bench}:
  * <ol>
  *   <li>a whole session (open, consult 20 clauses, one goal, close) on JPL, on the process backend with
  *       a warm pool of 2 (cycles 30 ms apart so the pool refills) and with a child per open, against a
  *       fresh {@code swipl} per session;</li>
- *   <li>a round trip (the goal {@code true} on an open session) against a bare {@code swipl}
- *       read/call loop over a pipe, the floor of any process behind a pipe; and a {@code run_goal} round
- *       trip through the MCP server ({@code examples/mcp-server}) from the SDK's client, against
- *       {@code PrologTools.call} of the same goal in the JVM ({@link McpRoundTrip});</li>
+ *   <li>a round trip (the goal {@code true} on an open session): on JPL against JPL's own bare query,
+ *       on the process backend against a bare {@code swipl} read/call loop over a pipe, the floor of any
+ *       process behind a pipe; the harness's own work per goal request, measured inside Prolog; the
+ *       1,000th answer fetched from an open query against running the goal again ({@link QueryFetch});
+ *       a fork of a session against opening one and consulting the same program ({@link SessionFork});
+ *       and a {@code run_goal} round trip through the MCP server ({@code examples/mcp-server}) from the
+ *       SDK's client, against {@code PrologTools.call} of the same goal in the JVM ({@link McpRoundTrip});</li>
  *   <li>{@code execute_prolog} on the 30 prolog-reasoner problems against {@code swipl} started per
  *       call, as prolog-reasoner does;</li>
- *   <li>PARARULE-Plus {@code sample.jsonl} end to end through the Formalizer agent, 2 threads against 1,
- *       with the accuracy checked;</li>
+ *   <li>PARARULE-Plus {@code sample.jsonl} end to end through the Formalizer agent with 1 thread against
+ *       the batch floor (the same programs answered by plain {@code swipl} in one process), and 2 threads
+ *       against 1, with the accuracy checked;</li>
  *   <li>memory: a JVM holding 1,000 JPL sessions (in a child JVM, {@link JplMemoryProbe}), and each
  *       process backend child against a bare {@code swipl}.</li>
  * </ol>
@@ -159,6 +164,7 @@ public final class Benchmarks {
         if (options.only().isEmpty()) {
             rows.addAll(RoundTrips.measure(plan, swipl, log));
             rows.addAll(QueryFetch.measure(plan, log));
+            rows.addAll(SessionFork.measure(plan, log));
             rows.addAll(McpRoundTrip.measure(plan, log));
             rows.addAll(ExecuteProlog.measure(plan, swipl, log));
             rows.addAll(PararuleThroughput.measure(plan, swipl, log));

@@ -37,6 +37,7 @@ class BenchmarksTest {
     private static final Set<String> EXPECTED_ROWS = Set.of("cycle/jpl", "cycle_warm_pool/process",
             "cycle_child_per_open/process", "cycle_isolated_warm_pool/process", "cycle_isolated_child_per_open/process",
             "roundtrip/jpl", "roundtrip/process", "harness_work/harness", "query_fetch/jpl", "query_fetch/process",
+            "fork/jpl", "fork/process",
             "mcp_roundtrip/process", "execute_prolog/jpl",
             "execute_prolog/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
             "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
