@@ -1531,7 +1531,7 @@ similar_predicates(M, Name, Arity, Candidates) :-
               name_distance(Name, N, D0),
               D0 =< MaxDist,
               % equal distance: the same arity ranks first
-              ( A =:= Arity -> D = D0*2 ; D = D0*2 + 1 ),
+              ( A =:= Arity -> D is D0*2 ; D is D0*2 + 1 ),
               format(atom(Text), "~w/~w", [N, A])
             ),
             Scored),
