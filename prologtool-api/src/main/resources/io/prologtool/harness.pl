@@ -1533,6 +1533,9 @@ similar_predicates(M, Name, Arity, Candidates) :-
             ( user_predicate(M, H),
               functor(H, N, A),
               N/A \== Name/Arity,
+              % the lengths differ by no more than the distance: a cheap test first
+              atom_length(N, NLen),
+              abs(NLen - Len) =< MaxDist,
               name_distance(Name, N, D0),
               D0 =< MaxDist,
               % equal distance: the same arity ranks first

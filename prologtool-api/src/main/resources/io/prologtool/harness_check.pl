@@ -43,6 +43,8 @@
 
 :- dynamic
     check_finding/5.            % Module, MessageSeq, Callee PI, Caller PI, SourceId
+:- thread_local
+    class_memo/4.               % Module, Name, Arity, Class: during one check
 
 %!  static_check_wanted(+M, +Req) is semidet.
 %
@@ -73,9 +75,17 @@ static_check(M, Source, Wanted, Diags) :-
 static_check_(M, Source, Wanted, Diags) :-
     forget_stale_findings(M),
     (   Wanted == true
-    ->  findall(Finding, source_finding(M, Source, Finding), Findings0),
+    ->  setup_call_cleanup(
+            retractall(class_memo(_, _, _, _)),
+            findall(Finding, source_finding(M, Source, Finding), Findings0),
+            retractall(class_memo(_, _, _, _))),
         sort(Findings0, Findings),          % by line, then names
-        maplist(finding_diagnostic(M, Source), Findings, Diags)
+        % similar predicates once per callee: a program often calls one
+        % missing predicate from many clauses
+        findall(Callee, member(finding(_, _, Callee), Findings), Callees0),
+        sort(Callees0, Callees),
+        maplist(similar_to_callee(M), Callees, Similars),
+        maplist(finding_diagnostic(M, Source, Similars), Findings, Diags)
     ;   Diags = []
     ).
 
@@ -142,31 +152,56 @@ undefined_call(M, Q:Goal, Seen, Callee) :-
 undefined_call(M, Goal, Seen, Callee) :-
     callable(Goal),
     functor(Goal, Name, Arity),
-    (   current_predicate(M:Name/Arity)
-    ->  (   aux_predicate(Name)
-        ->  \+ memberchk(Name/Arity, Seen),
-            functor(Head, Name, Arity),
-            catch(clause(M:Head, Body), _, fail),
-            undefined_call(M, Body, [Name/Arity|Seen], Callee)
-        ;   meta_goal(M, Goal, Meta),
-            undefined_call(M, Meta, Seen, Callee)
-        )
-    ;   callable_predicate(M, Name, Arity)
-    ->  fail                            % autoloadable
-    ;   Callee = Name/Arity
+    predicate_class(M, Name, Arity, Class),
+    (   Class == undefined
+    ->  Callee = Name/Arity
+    ;   Class == aux
+    ->  \+ memberchk(Name/Arity, Seen),
+        functor(Head, Name, Arity),
+        catch(clause(M:Head, Body), _, fail),
+        undefined_call(M, Body, [Name/Arity|Seen], Callee)
+    ;   Class = meta(Spec)
+    ->  meta_goal(Spec, Goal, Meta),
+        undefined_call(M, Meta, Seen, Callee)
     ).
 
-%!  meta_goal(+M, +Goal, -Called) is nondet.
+%!  predicate_class(+M, +Name, +Arity, -Class) is det.
+%
+%   What a call of Name/Arity in M is, for the walk: `undefined`, `aux`
+%   (a helper to walk into), meta(Spec) (defined, with meta-arguments),
+%   or `plain` (defined or autoloadable: nothing to follow). Remembered
+%   for the rest of the check (class_memo/4): a program calls the same
+%   predicates from many clauses, and predicate_property/2 is not cheap.
+predicate_class(M, Name, Arity, Class) :-
+    (   class_memo(M, Name, Arity, Class0)
+    ->  Class = Class0
+    ;   predicate_class_(M, Name, Arity, Class0),
+        assertz(class_memo(M, Name, Arity, Class0)),
+        Class = Class0
+    ).
+
+predicate_class_(M, Name, Arity, Class) :-
+    (   current_predicate(M:Name/Arity)
+    ->  functor(Head, Name, Arity),
+        (   aux_predicate(Name)
+        ->  Class = aux
+        ;   predicate_property(M:Head, meta_predicate(Spec))
+        ->  Class = meta(Spec)
+        ;   Class = plain
+        )
+    ;   callable_predicate(M, Name, Arity)
+    ->  Class = plain                   % autoloadable
+    ;   Class = undefined
+    ).
+
+%!  meta_goal(+Spec, +Goal, -Called) is nondet.
 %
 %   Called is a goal that Goal (a call of a predicate defined for M)
 %   calls through one of its meta-arguments, as its meta_predicate
 %   declaration says: an argument of spec N (0-9) is called with N more
 %   arguments, one of spec ^ is a goal under V^..., one of spec // a
 %   DCG body.
-meta_goal(M, Goal, Called) :-
-    functor(Goal, Name, Arity),
-    functor(Head, Name, Arity),
-    predicate_property(M:Head, meta_predicate(Spec)),
+meta_goal(Spec, Goal, Called) :-
     arg(I, Spec, ArgSpec),
     arg(I, Goal, Arg),
     nonvar(Arg),
@@ -256,15 +291,19 @@ dcg_control((A | B), [A, B]).
 dcg_control((A -> B), [A, B]).
 dcg_control(\+ A, [A]).
 
-%!  finding_diagnostic(+M, +Source, +Finding, -Diagnostic) is det.
+%   similar_to_callee(+M, +Callee, -Pair): Callee-Similar, up to three
+%   predicates of M that resemble Callee (same name or a close one).
+similar_to_callee(M, Name/Arity, (Name/Arity)-Similar) :-
+    similar_predicates(M, Name, Arity, Similar0),       % harness.pl
+    include(resembles(Name), Similar0, Similar1),
+    first_n(3, Similar1, Similar).
+
+%!  finding_diagnostic(+M, +Source, +Similars, +Finding, -Diagnostic) is det.
 %
 %   The warning for one finding, remembered with the session's messages
 %   (and as a finding, so that a later load can take it back).
-finding_diagnostic(M, Source, finding(Line, Caller, Callee), Diag) :-
-    Callee = Name/Arity,
-    similar_predicates(M, Name, Arity, Similar0),       % harness.pl
-    include(resembles(Name), Similar0, Similar1),
-    first_n(3, Similar1, Similar),
+finding_diagnostic(M, Source, Similars, finding(Line, Caller, Callee), Diag) :-
+    memberchk(Callee-Similar, Similars),
     format(string(CalleeText), "~q", [Callee]),
     format(string(CallerText), "~q", [Caller]),
     (   Line > 0
