@@ -156,6 +156,7 @@ public final class Benchmarks {
         rows.addAll(SessionCycles.measure(plan, swipl, log, options.poolPause()));
         if (options.only().isEmpty()) {
             rows.addAll(RoundTrips.measure(plan, swipl, log));
+            rows.addAll(ConsultCheck.measure(plan, log));
             rows.addAll(ExecuteProlog.measure(plan, swipl, log));
             rows.addAll(PararuleThroughput.measure(plan, swipl, log));
             rows.addAll(MemoryFootprint.measure(plan, swipl, log));

@@ -36,7 +36,8 @@ class BenchmarksTest {
     /** Every measurement and backend the suite reports. */
     private static final Set<String> EXPECTED_ROWS = Set.of("cycle/jpl", "cycle_warm_pool/process",
             "cycle_child_per_open/process", "cycle_isolated_warm_pool/process", "cycle_isolated_child_per_open/process",
-            "roundtrip/jpl", "roundtrip/process", "harness_work/harness", "execute_prolog/jpl",
+            "roundtrip/jpl", "roundtrip/process", "harness_work/harness", "consult_check/jpl",
+            "consult_check/process", "execute_prolog/jpl",
             "execute_prolog/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
             "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
             "pararule_latency/process", "memory_total/jpl", "memory_per_session/jpl", "memory_child_rss/process",
@@ -110,6 +111,7 @@ class BenchmarksTest {
         assertThat(targets).containsOnly(Map.entry("cycle/jpl", "< 0.4 ms"), Map.entry("cycle_warm_pool/process", "< 2 ms"),
                 Map.entry("roundtrip/jpl", "<= 5x floor"), Map.entry("roundtrip/process", "<= floor + 30 µs"),
                 Map.entry("harness_work/harness", "< 15 µs"),
+                Map.entry("consult_check/jpl", "<= 1.2x floor"), Map.entry("consult_check/process", "<= 1.2x floor"),
                 Map.entry("execute_prolog/jpl", ">= 50x"), Map.entry("execute_prolog/process", ">= 50x"),
                 Map.entry("pararule_throughput_1/jpl", ">= 0.6x floor"),
                 Map.entry("pararule_throughput_1/process", ">= 0.4x floor"),
