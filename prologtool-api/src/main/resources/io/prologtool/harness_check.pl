@@ -23,10 +23,10 @@
     already defined: asking an autoloadable predicate for its
     declaration would load its library. A call qualified with another
     module (lists:append/3) is that module's business and is not
-    checked. Lambdas and maplist calls that library(yall) and
-    library(apply_macros)-style expansion compiled into '__aux_...'
-    helper predicates are followed into the helpers, so that a finding
-    names the user's clause, never the helper.
+    checked. Lambdas and maplist calls that goal expansion compiled
+    into '__aux_...' helper predicates (library(yall), library(apply))
+    are followed into the helpers, so that a finding names the user's
+    clause, never the helper.
 
     Which text: only the clauses of the text just loaded are walked
     (O(size of that text)), so a session that grows by many consults
@@ -66,11 +66,18 @@ static_check_wanted(M, Req) :-
 %   calling clause and undefined callee. A fault in the check itself is
 %   one warning of kind other: it must never cost the user the load.
 static_check(M, Source, Wanted, Diags) :-
-    catch(static_check_(M, Source, Wanted, Diags), E,
-          ( error_message(E, Msg0),
+    (   catch(static_check_(M, Source, Wanted, Diags0), E, true)
+    ->  (   var(E)
+        ->  Diags = Diags0
+        ;   control_exception(E)            % harness.pl: not ours to keep
+        ->  throw(E)
+        ;   error_message(E, Msg0),
             format(string(Msg), "The static check did not complete: ~w", [Msg0]),
             Diags = [json([severity=warning, kind=other, message=Msg])],
-            remember_messages(M, Diags) )).
+            remember_messages(M, Diags)
+        )
+    ;   Diags = []
+    ).
 
 static_check_(M, Source, Wanted, Diags) :-
     forget_stale_findings(M),
