@@ -9,8 +9,11 @@ import java.util.Objects;
  * @param severity how serious it is
  * @param kind     one of {@code syntax_error, singleton, discontiguous, redefine, existence_error,
  *                 permission_error, type_error, instantiation_error, directive_failed,
- *                 directive_error, load_error, other}
- * @param message  the message as SWI-Prolog words it
+ *                 directive_error, load_error, undefined_predicate, other}; {@code undefined_predicate}
+ *                 is the static check's warning (see {@link SessionOptions#staticCheck()}), whose
+ *                 message names the callee, the caller, the calling clause's line and similar
+ *                 predicates
+ * @param message  the message as SWI-Prolog words it (or the harness, for the static check)
  * @param line     1-based line in the submitted text, or 0 when Prolog does not know it
  * @param column   1-based column, or 0 when Prolog does not know it (syntax errors have one)
  */

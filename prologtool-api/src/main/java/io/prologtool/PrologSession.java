@@ -31,9 +31,26 @@ public interface PrologSession extends AutoCloseable {
      * stay loaded; every problem is a {@link Diagnostic} with its line in {@code text}. Text that
      * declares its own {@code :- module(...)} still loads into this session's module.
      *
+     * <p>Unless the session was opened with {@link SessionOptions.Builder#staticCheck(boolean)
+     * staticCheck(false)}, the loaded clauses are then checked: each call to a predicate the session
+     * cannot call is a warning of kind {@code undefined_predicate} (see {@link SessionOptions#staticCheck()}).
+     *
      * @throws SessionClosedException when the session is closed
      */
     ConsultResult consult(String text);
+
+    /**
+     * {@link #consult(String)}, with the static check on or off for this call whatever the session's
+     * {@link SessionOptions#staticCheck()} says.
+     *
+     * <pre>{@code
+     * ConsultResult c = s.consult("best(X) :- solve(X, 2).", true);
+     * // warning undefined_predicate at line 1: Undefined procedure solve/2 called from best/1 (line 1)
+     * }</pre>
+     *
+     * @throws SessionClosedException when the session is closed
+     */
+    ConsultResult consult(String text, boolean staticCheck);
 
     /**
      * A goal to run in this session; set its bounds on the returned request, then call
@@ -76,6 +93,12 @@ public interface PrologSession extends AutoCloseable {
      * says why. The patch may declare its target dynamic.
      */
     ReplaceResult replacePredicate(String name, int arity, String text);
+
+    /**
+     * {@link #replacePredicate(String, int, String)}, with the static check of the new clauses on or off
+     * for this call whatever the session's {@link SessionOptions#staticCheck()} says.
+     */
+    ReplaceResult replacePredicate(String name, int arity, String text, boolean staticCheck);
 
     /** Every diagnostic gathered in this session so far, across all calls, oldest first. */
     default List<Diagnostic> messages() {

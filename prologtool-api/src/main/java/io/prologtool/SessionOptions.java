@@ -42,9 +42,11 @@ public final class SessionOptions {
     private final int maxAtomChars;
     private final boolean allowThreads;
     private final int maxOpenQueries;
+    private final boolean staticCheck;
 
     private SessionOptions(Builder b) {
         this.maxOpenQueries = b.maxOpenQueries;
+        this.staticCheck = b.staticCheck;
         this.clauseSpaceBytes = b.clauseSpaceBytes;
         this.maxAtomChars = b.maxAtomChars;
         this.allowThreads = b.allowThreads;
@@ -131,6 +133,19 @@ public final class SessionOptions {
     }
 
     /**
+     * Whether each consult and predicate replacement is followed by the static check (default true):
+     * every call in the loaded clauses to a predicate that is neither defined in the session, nor a
+     * built-in, nor in a preloaded or autoloadable library is a warning {@link Diagnostic} of kind
+     * {@code undefined_predicate} naming the caller, the line of the calling clause and up to three
+     * similar predicates of the session. A goal built at run time ({@code call(G)} with {@code G}
+     * unbound in the clause) is not guessed. {@link PrologSession#consult(String, boolean)} and
+     * {@link PrologSession#replacePredicate(String, int, String, boolean)} decide it per call.
+     */
+    public boolean staticCheck() {
+        return staticCheck;
+    }
+
+    /**
      * Where {@link PrologSession#useRuleBase(String)} finds rule bases: the store set with
      * {@link Builder#ruleBases(RuleBaseStore)}, else {@link RuleBaseStore#defaultStore()}.
      */
@@ -144,7 +159,7 @@ public final class SessionOptions {
                 + ", consultTimeLimit=" + consultTimeLimit + ", sandboxed=" + sandboxed
                 + ", maxSourceChars=" + maxSourceChars + ", clauseSpaceBytes=" + clauseSpaceBytes
                 + ", maxAtomChars=" + maxAtomChars + ", allowThreads=" + allowThreads
-                + ", maxOpenQueries=" + maxOpenQueries + "]";
+                + ", maxOpenQueries=" + maxOpenQueries + ", staticCheck=" + staticCheck + "]";
     }
 
     /** Builds {@link SessionOptions}; each setter validates its argument. */
@@ -158,6 +173,7 @@ public final class SessionOptions {
         private int maxAtomChars = DEFAULT_MAX_ATOM_CHARS;
         private int maxOpenQueries = DEFAULT_MAX_OPEN_QUERIES;
         private boolean allowThreads;
+        private boolean staticCheck = true;
         private RuleBaseStore ruleBases;
 
         private Builder() {
@@ -199,6 +215,15 @@ public final class SessionOptions {
         /** Let the session's code create threads (default false); see {@link SessionOptions#allowThreads()}. */
         public Builder allowThreads(boolean allow) {
             this.allowThreads = allow;
+            return this;
+        }
+
+        /**
+         * Check every consult and replacement for calls to undefined predicates (default true); see
+         * {@link SessionOptions#staticCheck()}.
+         */
+        public Builder staticCheck(boolean check) {
+            this.staticCheck = check;
             return this;
         }
 

@@ -222,10 +222,23 @@ public final class SessionRegistry implements AutoCloseable {
      * {@code text} into it (the {@code consult_text} tool).
      */
     public Consulted consult(String text) {
+        return consultWith(text, null);
+    }
+
+    /**
+     * {@link #consult(String)}, with the static check on or off for this consult whatever the backend's
+     * session options say (see {@link PrologSession#consult(String, boolean)}).
+     */
+    public Consulted consult(String text, boolean staticCheck) {
+        return consultWith(text, staticCheck);
+    }
+
+    /** {@code staticCheck} null: as the session's options say. */
+    private Consulted consultWith(String text, Boolean staticCheck) {
         Objects.requireNonNull(text, "text");
         PrologSession s = open();
         try {
-            return new Consulted(s, s.consult(text));
+            return new Consulted(s, staticCheck == null ? s.consult(text) : s.consult(text, staticCheck));
         } catch (RuntimeException e) {
             close(s.id());
             throw e;
@@ -457,6 +470,11 @@ public final class SessionRegistry implements AutoCloseable {
         }
 
         @Override
+        public ConsultResult consult(String text, boolean staticCheck) {
+            return use(() -> delegate.consult(text, staticCheck));
+        }
+
+        @Override
         public GoalRequest goal(String goalText) {
             Objects.requireNonNull(goalText, "goalText");
             return new GoalRequest(goalText, g -> use(() -> copy(g, delegate.goal(g.goal())).run()),
@@ -523,6 +541,11 @@ public final class SessionRegistry implements AutoCloseable {
         @Override
         public ReplaceResult replacePredicate(String name, int arity, String text) {
             return use(() -> delegate.replacePredicate(name, arity, text));
+        }
+
+        @Override
+        public ReplaceResult replacePredicate(String name, int arity, String text, boolean staticCheck) {
+            return use(() -> delegate.replacePredicate(name, arity, text, staticCheck));
         }
 
         @Override

@@ -528,6 +528,7 @@ close_session(M) :-
            ),
            abolish_quietly(M, Name/Arity)),
     retractall(session_message(M, _, _)),
+    forget_session_findings(M),         % harness_check.pl
     forall(retract(loaded_source(M, Id, _)), assertz(free_source(Id))),
     retractall(session(M, _)),
     forget_session_state(M),            % harness_guard.pl
@@ -563,7 +564,9 @@ option_value(Req, Key, Default, Value) :-
 %   Load Text into Module as a new source (so a later consult adds to the
 %   session rather than reloading). Loading is non-fatal: what compiles
 %   stays loaded, and every message becomes a diagnostic with the line
-%   in Text.
+%   in Text. Then the static check (harness_check.pl) adds a warning for
+%   each call in Text to a predicate the session cannot call, unless Req
+%   has check:false (or the session static_check:false and Req no check).
 
 consult_text(M, Text, _Req, [messages=[Diag], output="", output_truncated= @(false)]) :-
     text_nesting_exceeds(Text, Offset),        % harness_guard.pl
@@ -596,7 +599,9 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
         close(In)),
     findall(D, retract(collected(D)), Diags0),
     remember_messages(M, Diags0),
-    Diags = Diags0.
+    (   static_check_wanted(M, Req) -> Check = true ; Check = false ),
+    static_check(M, Id, Check, Checked),        % harness_check.pl
+    append(Diags0, Checked, Diags).
 
 load_exception(time_limit_exceeded) :-
     !,
@@ -1529,10 +1534,13 @@ similar_predicates(M, Name, Arity, Candidates) :-
             ( user_predicate(M, H),
               functor(H, N, A),
               N/A \== Name/Arity,
+              % the lengths differ by no more than the distance: a cheap test first
+              atom_length(N, NLen),
+              abs(NLen - Len) =< MaxDist,
               name_distance(Name, N, D0),
               D0 =< MaxDist,
               % equal distance: the same arity ranks first
-              ( A =:= Arity -> D = D0*2 ; D = D0*2 + 1 ),
+              ( A =:= Arity -> D is D0*2 ; D is D0*2 + 1 ),
               format(atom(Text), "~w/~w", [N, A])
             ),
             Scored),
@@ -1582,6 +1590,7 @@ lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
 :- include(harness_execute).    % execute (stateless runs), parse
 :- include(harness_recycle).    % is a Prolog whose sessions closed as clean as a fresh one
 :- include(harness_cursor).     % answers on demand
+:- include(harness_check).      % the static check after a consult: undefined calls
 
                  /*******************************
                  *          LOAD HOOKS          *

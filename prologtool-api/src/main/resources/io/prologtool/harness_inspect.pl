@@ -233,7 +233,12 @@ request(replace, Req, Pairs) :-
         ->  dynamic(M:Name/Arity)
         ;   true
         ),
-        consult_text(M, Text, _{time_limit:TimeLimit}, LoadPairs),
+        % the request's check (if any) decides whether the patch is checked
+        (   get_dict(check, Req, Check)
+        ->  LoadReq = _{time_limit:TimeLimit, check:Check}
+        ;   LoadReq = _{time_limit:TimeLimit}
+        ),
+        consult_text(M, Text, LoadReq, LoadPairs),
         memberchk(messages=LoadDiags, LoadPairs),
         Pairs = [replaced= @(true), predicate=PI, messages=LoadDiags]
     ).

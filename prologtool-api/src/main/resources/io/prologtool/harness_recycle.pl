@@ -173,4 +173,5 @@ session_store_entry(S) :-
     ;   session_thread_(M, T), S = thread(M, T)
     ;   test_source(M, _, _), S = test_source(M)
     ;   pending_close(M), S = pending_close(M)
+    ;   check_finding(M, _, _, _, _), S = check_finding(M)
     ).

@@ -29,7 +29,7 @@ public final class Harness {
     public static final List<String> FILES =
             List.of("harness.pl", "harness_inspect.pl", "harness_plunit.pl", "harness_trace.pl",
                     "harness_limits.pl", "harness_guard.pl", "harness_sandbox.pl", "harness_execute.pl",
-                    "harness_recycle.pl", "harness_cursor.pl");
+                    "harness_recycle.pl", "harness_cursor.pl", "harness_check.pl");
     private static final String DIR = "io/prologtool/";
 
     private Harness() {

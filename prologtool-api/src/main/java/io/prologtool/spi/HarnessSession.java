@@ -143,6 +143,16 @@ public final class HarnessSession implements PrologSession {
 
     @Override
     public ConsultResult consult(String text) {
+        return consultChecked(text, null);
+    }
+
+    @Override
+    public ConsultResult consult(String text, boolean staticCheck) {
+        return consultChecked(text, staticCheck);
+    }
+
+    /** {@code staticCheck} null: the harness follows the session's option. */
+    private ConsultResult consultChecked(String text, Boolean staticCheck) {
         Objects.requireNonNull(text, "text");
         Optional<PrologError> tooLong = tooLong("text", text);
         if (tooLong.isPresent()) {
@@ -151,7 +161,7 @@ public final class HarnessSession implements PrologSession {
                     tooLong.get().message(), 0, 0)), "", false);
         }
         return locked(() -> {
-            ObjectNode req = consultRequest(text);
+            ObjectNode req = consultRequest(text, staticCheck);
             HarnessTransport t;
             try {
                 t = liveTransport();
@@ -236,6 +246,16 @@ public final class HarnessSession implements PrologSession {
 
     @Override
     public ReplaceResult replacePredicate(String name, int arity, String text) {
+        return replaceChecked(name, arity, text, null);
+    }
+
+    @Override
+    public ReplaceResult replacePredicate(String name, int arity, String text, boolean staticCheck) {
+        return replaceChecked(name, arity, text, staticCheck);
+    }
+
+    /** {@code staticCheck} null: the harness follows the session's option. */
+    private ReplaceResult replaceChecked(String name, int arity, String text, Boolean staticCheck) {
         checkIndicator(name, arity);
         Objects.requireNonNull(text, "text");
         Optional<PrologError> tooLong = tooLong("patch", text);
@@ -249,6 +269,9 @@ public final class HarnessSession implements PrologSession {
             req.put("arity", arity);
             req.put("text", text);
             req.put("time_limit", seconds(options.consultTimeLimit()));
+            if (staticCheck != null) {
+                req.put("check", staticCheck.booleanValue());
+            }
             JsonNode r;
             try {
                 r = call(req, options.consultTimeLimit().plus(grace));
@@ -637,7 +660,8 @@ public final class HarnessSession implements PrologSession {
                     .put("allow_threads", options.allowThreads())
                     .put("program_space", options.clauseSpaceBytes())
                     .put("max_atom_chars", options.maxAtomChars())
-                    .put("stack_limit", options.stackLimitBytes());
+                    .put("stack_limit", options.stackLimitBytes())
+                    .put("static_check", options.staticCheck());
             requireOk(t.call(req, OPEN_TIMEOUT), "open");
             return t;
         } catch (RuntimeException e) {
@@ -792,11 +816,14 @@ public final class HarnessSession implements PrologSession {
         return out;
     }
 
-    private ObjectNode consultRequest(String text) {
+    private ObjectNode consultRequest(String text, Boolean staticCheck) {
         ObjectNode req = request("consult");
         req.put("text", text);
         req.put("time_limit", seconds(options.consultTimeLimit()));
         req.put("max_output", options.maxOutputChars());
+        if (staticCheck != null) {
+            req.put("check", staticCheck.booleanValue());
+        }
         return req;
     }
 

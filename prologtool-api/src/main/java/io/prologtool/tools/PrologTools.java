@@ -302,6 +302,11 @@ public final class PrologTools implements AutoCloseable {
         Param loadId = Param.required("load_id", STRING, "The session id returned by consult_text.");
         Param goal = Param.required("goal", STRING,
                 "A Prolog goal, e.g. \"ancestor(tom, X)\"; one term, the final full stop is optional.");
+        // Optional rather than defaulted: absent, the session's own option decides (on unless the host
+        // opened sessions with SessionOptions.staticCheck(false)); given, it decides for this call.
+        Param check = Param.optional("check", BOOLEAN, "Static check of the loaded clauses (default true): each "
+                + "call to a predicate that is not defined, built in or in a library becomes a warning of kind "
+                + "undefined_predicate with the caller, its line and similar predicates. false: skip it.");
 
         tool("consult_text",
                 "Load Prolog source into a new session. Returns a load_id used by all other tools. "
@@ -312,7 +317,8 @@ public final class PrologTools implements AutoCloseable {
                         Param.optional("module_name", STRING, "Accepted for compatibility: the session's code "
                                 + "always lives in its own module, which the reply's module_name names."),
                         Param.withDefault("include_predicates", BOOLEAN, F.booleanNode(false),
-                                "Also list the predicates the source defined.")),
+                                "Also list the predicates the source defined."),
+                        check),
                 this::consultText);
 
         tool("run_goal",
@@ -353,7 +359,8 @@ public final class PrologTools implements AutoCloseable {
                         + "does not compile or defines anything else, the session is left unchanged.",
                 List.of(loadId, Param.required("name", STRING, "Predicate name."),
                         Param.required("arity", INTEGER, "Predicate arity.").atLeast(0),
-                        Param.required("source_text", STRING, "The new clauses.")),
+                        Param.required("source_text", STRING, "The new clauses."),
+                        check),
                 this::replacePredicate);
 
         tool("list_messages",
@@ -473,7 +480,9 @@ public final class PrologTools implements AutoCloseable {
     }
 
     private ObjectNode consultText(Args a) {
-        SessionRegistry.Consulted opened = registry.consult(a.text("source_text"));
+        JsonNode check = a.get("check");
+        SessionRegistry.Consulted opened = check == null ? registry.consult(a.text("source_text"))
+                : registry.consult(a.text("source_text"), check.asBoolean());
         PrologSession s = opened.session();
         ConsultResult c = opened.result();
         ObjectNode r = ok();
@@ -627,8 +636,12 @@ public final class PrologTools implements AutoCloseable {
     }
 
     private ObjectNode replacePredicate(Args a) {
-        ReplaceResult rr = session(a).replacePredicate(a.text("name"), nonNegative(a, "arity"),
-                a.text("source_text"));
+        JsonNode check = a.get("check");
+        PrologSession s = session(a);
+        ReplaceResult rr = check == null
+                ? s.replacePredicate(a.text("name"), nonNegative(a, "arity"), a.text("source_text"))
+                : s.replacePredicate(a.text("name"), nonNegative(a, "arity"), a.text("source_text"),
+                        check.asBoolean());
         if (!rr.replaced()) {
             ObjectNode f = failure(rr.error().orElseThrow());
             f.put("predicate", rr.predicate());

@@ -96,9 +96,12 @@ public abstract class ToolsConformanceTest extends BackendFixture {
         assertThat(r.get("module_name").asText()).isEqualTo("m_" + r.get("load_id").asText());
         assertThat(r.get("dialect").asText()).isEqualTo("swi");
         assertThat(r.get("messages")).extracting(m -> m.get("kind").asText())
-                .containsExactly("singleton", "syntax_error");
+                .containsExactly("singleton", "syntax_error", "undefined_predicate");
         assertThat(r.get("messages").get(1).get("line").asInt()).isEqualTo(3);
         assertThat(r.get("messages").get(1).get("severity").asText()).isEqualTo("error");
+        assertThat(r.get("messages").get(2).get("line").asInt()).isEqualTo(2);
+        assertThat(r.get("messages").get(2).get("message").asText())
+                .isEqualTo("Undefined procedure r/0 called from q/1 (line 2)");
         assertThat(r.get("predicates")).extracting(p -> p.get("name").asText() + "/" + p.get("arity").asInt())
                 .containsExactly("p/1", "q/1");
     }
@@ -188,9 +191,41 @@ public abstract class ToolsConformanceTest extends BackendFixture {
         callWith("replace_predicate", Map.of("load_id", id, "name", "q", "arity", 1, "source_text", "q(1) :- ."));
         JsonNode all = callWith("list_messages", Map.of("load_id", id));
         assertThat(all.get("messages")).extracting(m -> m.get("kind").asText())
-                .containsExactly("singleton", "syntax_error");
+                .containsExactly("singleton", "undefined_predicate", "syntax_error");
         JsonNode errors = callWith("list_messages", Map.of("load_id", id, "min_severity", "error"));
         assertThat(errors.get("messages")).hasSize(1);
+    }
+
+    /** Issue 17: consult_text and replace_predicate take check; false skips the static check. */
+    @Test
+    void checkFalseSkipsTheStaticCheckOfConsultTextAndReplacePredicate() {
+        for (int i : new int[] {0, 4}) {
+            JsonNode check = tools.specs().get(i).inputSchema().get("properties").get("check");
+            assertThat(check.get("type").asText()).as(tools.specs().get(i).name()).isEqualTo("boolean");
+            assertThat(tools.specs().get(i).inputSchema().get("required")).extracting(JsonNode::asText)
+                    .doesNotContain("check");
+        }
+        JsonNode checked = callWith("consult_text", Map.of("source_text", "best(X) :- solve(X, 2).\n"));
+        assertThat(checked.get("messages")).singleElement().satisfies(m -> {
+            assertThat(m.get("kind").asText()).isEqualTo("undefined_predicate");
+            assertThat(m.get("severity").asText()).isEqualTo("warning");
+            assertThat(m.get("line").asInt()).isEqualTo(1);
+            assertThat(m.get("message").asText()).isEqualTo("Undefined procedure solve/2 called from best/1 (line 1)");
+        });
+        JsonNode unchecked = callWith("consult_text", Map.of("source_text", "best(X) :- solve(X, 2).\n",
+                "check", false));
+        assertThat(unchecked.get("messages")).isEmpty();
+        String id = unchecked.get("load_id").asText();
+        JsonNode replaced = callWith("replace_predicate", Map.of("load_id", id, "name", "best", "arity", 1,
+                "source_text", "best(X) :- solve(X, 3).", "check", false));
+        assertThat(replaced.get("ok").asBoolean()).isTrue();
+        assertThat(replaced.get("messages")).isEmpty();
+        JsonNode again = callWith("replace_predicate", Map.of("load_id", id, "name", "best", "arity", 1,
+                "source_text", "best(X) :- solve(X, 3)."));
+        assertThat(again.get("messages")).extracting(m -> m.get("kind").asText())
+                .containsExactly("undefined_predicate");
+        assertThat(call("consult_text", "{\"source_text\": \"p.\", \"check\": \"no\"}").get("error")
+                .get("message").asText()).isEqualTo("argument 'check' must be a JSON boolean, got string \"no\"");
     }
 
     @Test

@@ -166,6 +166,7 @@ public final class Benchmarks {
             rows.addAll(QueryFetch.measure(plan, log));
             rows.addAll(SessionFork.measure(plan, log));
             rows.addAll(McpRoundTrip.measure(plan, log));
+            rows.addAll(ConsultCheck.measure(plan, log));
             rows.addAll(ExecuteProlog.measure(plan, swipl, log));
             rows.addAll(PararuleThroughput.measure(plan, swipl, log));
             rows.addAll(MemoryFootprint.measure(plan, swipl, log));
