@@ -108,7 +108,7 @@ final class ProcessTransport implements HarnessTransport {
         return send(request, timeout);
     }
 
-    /** The session served next will be this child's {@code sessionsServed() + 1}th; null recycler: it ends with it. */
+    /** Hands the child to a session; {@code recycler} may take it back when the session closes (null: it ends then). */
     void serveSession(Recycler recycler) {
         this.recycler = recycler;
         sessionsServed++;
