@@ -148,21 +148,7 @@ public final class SessionRegistry implements AutoCloseable {
     public PrologSession open(SessionOptions options) {
         Objects.requireNonNull(options, "options");
         ensureOpen();
-        List<RegisteredSession> victims = new ArrayList<>();
-        lock.lock();
-        try {
-            while (entries.size() >= maxSessions) {
-                var it = entries.entrySet().iterator();
-                Map.Entry<String, Entry> eldest = it.next();
-                it.remove();
-                reasons.put(eldest.getKey(), ClosedReason.EVICTED);
-                evicted++;
-                victims.add(eldest.getValue().session);
-            }
-        } finally {
-            lock.unlock();
-        }
-        victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED));
+        makeRoom(null);
         return adopt(backend.open(options));
     }
 
@@ -176,13 +162,22 @@ public final class SessionRegistry implements AutoCloseable {
         PrologSession original = get(id).orElseThrow(() -> new SessionClosedException("session_closed: "
                 + closedReason(id).map(ClosedReason::wireName).orElse("unknown") + ": no open session " + id));
         ensureOpen();
+        makeRoom(id);
+        return adopt(((RegisteredSession) original).delegate.fork());
+    }
+
+    /**
+     * Over the cap, evicts the least recently used sessions (never {@code keep}, when given) until one
+     * more fits; they are closed outside the lock.
+     */
+    private void makeRoom(String keep) {
         List<RegisteredSession> victims = new ArrayList<>();
         lock.lock();
         try {
             while (entries.size() >= maxSessions) {
                 String victim = null;
-                for (String key : entries.keySet()) {   // the least recently used, but not the one copied
-                    if (!key.equals(id)) {
+                for (String key : entries.keySet()) {   // least recently used first
+                    if (!key.equals(keep)) {
                         victim = key;
                         break;
                     }
@@ -198,7 +193,6 @@ public final class SessionRegistry implements AutoCloseable {
             lock.unlock();
         }
         victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED));
-        return adopt(((RegisteredSession) original).delegate.fork());
     }
 
     private PrologSession adopt(PrologSession raw) {

@@ -549,6 +549,13 @@ unload_source(Id) :-
     catch(unload_file(Id), _, true),
     retractall(system:'$load_context_module'(Id, _, _)).
 
+%   must_be_time_limit(+Seconds): a request's time limit, more than 0.
+must_be_time_limit(Seconds) :-
+    (   number(Seconds), Seconds > 0
+    ->  true
+    ;   domain_error(positive_time_limit, Seconds)
+    ).
+
 option_value(Req, Key, Default, Value) :-
     (   get_dict(Key, Req, V0), V0 \== null
     ->  Value = V0
@@ -895,10 +902,7 @@ goal_limits(Req, limits(MaxAnswers, TimeLimit, MaxDepth, MaxInf, MaxOut)) :-
     option_value(Req, max_output, 65536, MaxOut),
     must_be(positive_integer, MaxAnswers),
     must_be(positive_integer, MaxDepth),
-    (   number(TimeLimit), TimeLimit > 0
-    ->  true
-    ;   domain_error(positive_time_limit, TimeLimit)
-    ).
+    must_be_time_limit(TimeLimit).
 
 %!  solve_goal(+Module, +Goal, +Bindings, +Limits, +Lines, -Solved) is det.
 %
@@ -1458,6 +1462,8 @@ error_kind(E, Kind) :-
     !,
     (   Name == existence_error, Formal = existence_error(session, _)
     ->  Kind = session_closed
+    ;   Name == existence_error, Formal = existence_error(cursor, _)
+    ->  Kind = cursor_closed            % harness_cursor.pl
     ;   Name == permission_error, Formal = permission_error(_, sandboxed, _)
     ->  Kind = sandbox_violation
     ;   Kind = Name

@@ -69,10 +69,7 @@ request(query_next, Req, Pairs) :-
     option_value(Req, time_limit, 30, TimeLimit),
     option_value(Req, max_output, 65536, MaxOut),
     must_be(positive_integer, MaxAnswers),
-    (   number(TimeLimit), TimeLimit > 0
-    ->  true
-    ;   domain_error(positive_time_limit, TimeLimit)
-    ),
+    must_be_time_limit(TimeLimit),
     must_be(nonneg, MaxOut),
     (   cursor(M, Id, _, In, Out)
     ->  true
@@ -128,14 +125,7 @@ cursor_forget(M, Id) :-
     ).
 
 cursor_wait_ended(Thread, Tries) :-
-    (   \+ catch(thread_property(Thread, status(running)), _, fail)
-    ->  true
-    ;   Tries > 0
-    ->  sleep(0.01),
-        T1 is Tries - 1,
-        cursor_wait_ended(Thread, T1)
-    ;   true
-    ).
+    ignore(thread_ended_within(Thread, Tries)).         % harness_guard.pl
 
 %   Called by close_session/1.
 stop_session_cursors(M) :-

@@ -81,10 +81,7 @@ request(execute, Req, Pairs) :-
     must_be(boolean, Trace),
     must_be(positive_integer, TraceDepth),
     must_be(positive_integer, TraceNodes),
-    (   number(TimeLimit), TimeLimit > 0
-    ->  true
-    ;   domain_error(positive_time_limit, TimeLimit)
-    ),
+    must_be_time_limit(TimeLimit),
     get_time(Start),
     Deadline is Start + TimeLimit,
     exec_module(M, T),

@@ -40,10 +40,7 @@ request(run_tests, Req, Pairs) :-
     must_be(boolean, Run),
     option_value(Req, time_limit, 30, TimeLimit),
     option_value(Req, max_output, 65536, MaxOut),
-    (   number(TimeLimit), TimeLimit > 0
-    ->  true
-    ;   domain_error(positive_time_limit, TimeLimit)
-    ),
+    must_be_time_limit(TimeLimit),
     must_be(nonneg, MaxOut),
     get_time(T0),
     load_test_text(M, Text, Req, Diags, LoadOutput, LoadCut),

@@ -71,10 +71,7 @@ request(trace, Req, Pairs) :-
     option_value(Req, max_output, 65536, MaxOut),
     must_be(positive_integer, MaxDepth),
     must_be(positive_integer, MaxNodes),
-    (   number(TimeLimit), TimeLimit > 0
-    ->  true
-    ;   domain_error(positive_time_limit, TimeLimit)
-    ),
+    must_be_time_limit(TimeLimit),
     (   catch(parse_goal(M, Text, Goal, Bindings), E, true)
     ->  true
     ;   E = error(syntax_error(cannot_read), _)
@@ -95,18 +92,7 @@ request(trace, Req, Pairs) :-
 
 trace_goal(M, Goal, Bindings, limits(MaxDepth0, MaxNodes, TimeLimit, MaxOut),
            Pairs) :-
-    tr_depth_cap(DepthCap),
-    MaxDepth is min(MaxDepth0, DepthCap),
-    LogMax is min(100000, max(MaxNodes, min(MaxNodes * 10, 10000))),
-    %  ctx(Module, MaxDepth, MaxNodes, LogMax, NextLogId, Bindings,
-    %      Goals, Status):
-    %  NextLogId, and the arguments of Goals and Status (one per log id:
-    %  the goal as at its last exit, and exit or failed; unbound while
-    %  running), are set with nb_setarg/3 and survive backtracking;
-    %  Bindings name the query's variables in logged goals.
-    functor(Goals, goals, LogMax),
-    functor(Status, status, LogMax),
-    Ctx = ctx(M, MaxDepth, MaxNodes, LogMax, 1, Bindings, Goals, Status),
+    tr_context(M, MaxDepth0, MaxNodes, Bindings, Ctx),
     setup_call_cleanup(
         tr_clear,
         ( with_captured_output(
@@ -141,12 +127,7 @@ trace_goal(M, Goal, Bindings, limits(MaxDepth0, MaxNodes, TimeLimit, MaxOut),
 
 trace_solutions(M, Goal, Bindings, limits(MaxDepth0, MaxNodes, TimeLimit, MaxOut),
                 Count, Trees, Status) :-
-    tr_depth_cap(DepthCap),
-    MaxDepth is min(MaxDepth0, DepthCap),
-    LogMax is min(100000, max(MaxNodes, min(MaxNodes * 10, 10000))),
-    functor(Goals, goals, LogMax),
-    functor(Status0, status, LogMax),
-    Ctx = ctx(M, MaxDepth, MaxNodes, LogMax, 1, Bindings, Goals, Status0),
+    tr_context(M, MaxDepth0, MaxNodes, Bindings, Ctx),
     (   tr_compound_query(Goal)
     ->  Synthetic = true, D0 = 2, N0 = 1
     ;   Synthetic = false, D0 = 1, N0 = 0
@@ -195,6 +176,21 @@ tr_collect(Goal, Ctx, D0, N0, Synthetic, Bindings, Count, Found) :-
     ->  true
     ;   true
     ).
+
+%   tr_context(+Module, +MaxDepth, +MaxNodes, +Bindings, -Ctx)
+%
+%   Ctx = ctx(Module, MaxDepth, MaxNodes, LogMax, NextLogId, Bindings,
+%   Goals, Status): NextLogId, and the arguments of Goals and Status (one
+%   per log id: the goal as at its last exit, and exit or failed; unbound
+%   while running), are set with nb_setarg/3 and survive backtracking;
+%   Bindings name the query's variables in logged goals.
+tr_context(M, MaxDepth0, MaxNodes, Bindings, Ctx) :-
+    tr_depth_cap(DepthCap),
+    MaxDepth is min(MaxDepth0, DepthCap),
+    LogMax is min(100000, max(MaxNodes, min(MaxNodes * 10, 10000))),
+    functor(Goals, goals, LogMax),
+    functor(Status, status, LogMax),
+    Ctx = ctx(M, MaxDepth, MaxNodes, LogMax, 1, Bindings, Goals, Status).
 
 tr_clear :-
     retractall(tr_log(_, _, _, _, _)),

@@ -495,12 +495,7 @@ public final class HarnessSession implements PrologSession {
                         + "during the fetch (" + e.getMessage() + "); the session is restored with its program on the "
                         + "next call, the query is gone." + errorTail()));
             }
-            if (!reply.path("ok").asBoolean(false) && reply.path("error").path("kind").asText().equals("existence_error")
-                    && reply.path("error").path("message").asText().contains("cursor")) {
-                return GoalResult.failedWith(PrologError.of("cursor_closed", "the query's search has ended or was "
-                        + "closed"));
-            }
-            return goalResult(reply);
+            return goalResult(reply);   // an unknown cursor: kind cursor_closed
         });
     }
 

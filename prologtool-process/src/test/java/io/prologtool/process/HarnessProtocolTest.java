@@ -122,4 +122,18 @@ class HarnessProtocolTest {
         assertThat(r.path("count").asInt()).isEqualTo(1);
         assertThat(r.path("truncated").isBoolean()).isTrue();
     }
+
+    @Test
+    void anUnknownOrEndedCursorIsKindCursorClosed() throws IOException {
+        assertThat(send("{\"id\":1,\"op\":\"open\",\"session\":\"p2\"}").path("ok").asBoolean()).isTrue();
+        JsonNode unknown = send("{\"id\":2,\"op\":\"query_next\",\"session\":\"p2\",\"cursor\":\"nope\"}");
+        assertThat(unknown.path("error").path("kind").asText()).as(unknown.toString()).isEqualTo("cursor_closed");
+        assertThat(send("{\"id\":3,\"op\":\"query_open\",\"session\":\"p2\",\"cursor\":\"k\","
+                + "\"goal\":\"member(X, [a])\"}").path("cursor").asText()).isEqualTo("k");
+        JsonNode all = send("{\"id\":4,\"op\":\"query_next\",\"session\":\"p2\",\"cursor\":\"k\",\"max_answers\":5}");
+        assertThat(all.path("count").asInt()).as(all.toString()).isEqualTo(1);
+        assertThat(all.path("truncated").asBoolean()).isFalse();
+        JsonNode ended = send("{\"id\":5,\"op\":\"query_next\",\"session\":\"p2\",\"cursor\":\"k\"}");
+        assertThat(ended.path("error").path("kind").asText()).as(ended.toString()).isEqualTo("cursor_closed");
+    }
 }
