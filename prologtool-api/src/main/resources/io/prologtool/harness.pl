@@ -288,76 +288,142 @@ json_value_term(Object, Dict) :-
 
 %   reply_text(+Pairs, -Text): the reply as one line of JSON.
 %
-%   The shapes replies are made of (json(Pairs), lists, text, integers,
-%   floats, @(true), @(false), @(null)) are written here, strings through
-%   library(http/json)'s own escaping in C; anything else goes to
-%   json_write/3, which gives the same JSON. The general json_write/3 costs
-%   about twice as much per reply (its options, layout state and hooks).
+%   The reply is made as a list of pieces joined once (atomics_to_string/2)
+%   rather than written to a stream: each write to a stream costs its own
+%   lookup and lock, and a trivial reply took about 30 of them (8 us, the
+%   largest single cost of a trivial request in issue 16's profile).
+%   Covered shapes: json(Pairs), lists, text, integers, @(true), @(false),
+%   @(null). Text with no character that JSON escapes (", \ and the
+%   control characters) goes in as it is; other text, and any other shape
+%   (floats, for example), is written by library(http/json), so the JSON
+%   is the same as json_write/3's.
 
 reply_text(Pairs, Text) :-
-    with_output_to(string(Text),
-                   ( current_output(Out),
-                     write_json(json(Pairs), Out) )).
+    phrase(json_pieces(json(Pairs)), Pieces),
+    atomics_to_string(Pieces, Text).
 
-write_json(json(Pairs), Out) :-
+json_pieces(json(Pairs)) -->
     !,
-    put_char(Out, '{'),
-    write_json_separated(Pairs, write_json_pair, Out),
-    put_char(Out, '}').
-write_json(Text, Out) :-
-    ( atom(Text) ; string(Text) ),
+    ['{'],
+    json_pairs_pieces(Pairs),
+    ['}'].
+json_pieces(Text) -->
+    { atom(Text) ; string(Text) },
     !,
-    json:json_write_string(Out, Text).
-write_json(Int, Out) :-
-    integer(Int),
+    json_string_pieces(Text).
+json_pieces(Int) -->
+    { integer(Int) },
     !,
-    write(Out, Int).
-write_json(@(Constant), Out) :-
-    atom(Constant),
-    json_constant(Constant),
+    [Int].
+json_pieces(@(Constant)) -->
+    { atom(Constant), json_constant(Constant) },
     !,
-    write(Out, Constant).
-write_json(List, Out) :-
-    is_list(List),
+    [Constant].
+json_pieces(List) -->
+    { is_list(List) },
     !,
-    put_char(Out, '['),
-    write_json_separated(List, write_json, Out),
-    put_char(Out, ']').
-write_json(Other, Out) :-
-    json_write(Out, Other, [width(0)]).
+    ['['],
+    json_items_pieces(List),
+    [']'].
+json_pieces(Other) -->
+    { with_output_to(string(Text),
+                     ( current_output(Out),
+                       json_write(Out, Other, [width(0)]) )) },
+    [Text].
+
+json_string_pieces(Text) -->
+    { atom(Text), json_word(Text, Quoted) },
+    !,
+    [Quoted].
+json_string_pieces(Text) -->
+    { Text == "" },
+    !,
+    ['""'].
+json_string_pieces(Text) -->
+    (   { json_unescaped(Unescaped, Nul),
+          split_string(Text, Unescaped, "", [_]),
+          \+ sub_string(Text, _, _, _, Nul) }
+    ->  ['"', Text, '"']
+    ;   { with_output_to(string(Escaped),
+                         ( current_output(Out),
+                           json:json_write_string(Out, Text) )) },
+        [Escaped]
+    ).
+
+%   json_unescaped(-Chars, -Nul): the characters a JSON string cannot hold
+%   as they are: the quote, the backslash and the control characters, the
+%   NUL character apart (split_string/4 would take it for the end of its
+%   separators).
+:- dynamic json_unescaped/2.
+:- numlist(1, 31, Controls),
+   string_codes(Chars, [0'", 0'\\|Controls]),
+   string_codes(Nul, [0]),
+   assertz(json_unescaped(Chars, Nul)).
+
+%   json_word(?Word, -Quoted): the keys and words of the harness's replies,
+%   quoted once here: looking one up costs a fifth of checking it.
+:- dynamic json_word/2.
+:- forall(member(Word,
+                 [ % keys
+                   id, ok, outcome, error, kind, message, prolog_term, messages,
+                   severity, line, column, variables, answers, count, truncated,
+                   depth_exceeded, output, output_truncated, residuals, module,
+                   closed, pong, status, type, name, value, elements, tail,
+                   functor, args, text, unit, children, tree, rule, goal,
+                   rule_base, clause_count, node_count, found, clauses, traces,
+                   replaced, predicate, total, tests, terms, source, skipped,
+                   passed, failed, results, predicates, phase, lines, cursor,
+                   clean, differences, caller, callee, arity, similar,
+                   % words
+                   success, failure, timeout, depth_exceeded, inference_limit,
+                   variable, integer, float, string, list, atom, compound,
+                   warning, informational
+                 ]),
+          (   format(atom(Quoted), '"~w"', [Word]),
+              assertz(json_word(Word, Quoted))
+          )).
 
 json_constant(true).
 json_constant(false).
 json_constant(null).
 
-%   write_json_separated(+Items, :Writer, +Out): each item written by
-%   call(Writer, Item, Out), with commas between them.
-write_json_separated([], _, _).
-write_json_separated([Item|Items], Writer, Out) :-
-    call(Writer, Item, Out),
-    (   Items == []
-    ->  true
-    ;   put_char(Out, ','),
-        write_json_separated(Items, Writer, Out)
+%   The pieces of pairs and of list items, commas between.
+json_pairs_pieces([]) -->
+    [].
+json_pairs_pieces([Pair|Pairs]) -->
+    json_pair_pieces(Pair),
+    (   { Pairs == [] }
+    ->  []
+    ;   [','],
+        json_pairs_pieces(Pairs)
     ).
 
-write_json_pair(Key=Value, Out) :-
+json_items_pieces([]) -->
+    [].
+json_items_pieces([Item|Items]) -->
+    json_pieces(Item),
+    (   { Items == [] }
+    ->  []
+    ;   [','],
+        json_items_pieces(Items)
+    ).
+
+json_pair_pieces(Key=Value) -->
     !,
-    json:json_write_string(Out, Key),
-    put_char(Out, ':'),
-    write_json(Value, Out).
-write_json_pair(Key-Value, Out) :-
+    json_string_pieces(Key),
+    [':'],
+    json_pieces(Value).
+json_pair_pieces(Key-Value) -->
     !,
-    json:json_write_string(Out, Key),
-    put_char(Out, ':'),
-    write_json(Value, Out).
-write_json_pair(Pair, Out) :-
-    compound(Pair),
-    compound_name_arguments(Pair, Key, [Value]),
+    json_pair_pieces(Key=Value).
+json_pair_pieces(Pair) -->
+    { compound(Pair),
+      compound_name_arguments(Pair, Key, [Value])
+    },
     !,
-    write_json_pair(Key=Value, Out).
-write_json_pair(Pair, _) :-
-    type_error(json_pair, Pair).
+    json_pair_pieces(Key=Value).
+json_pair_pieces(Pair) -->
+    { type_error(json_pair, Pair) }.
 
 error_pairs(Error, [ok= @(false), error=json(ErrorPairs)]) :-
     error_json(Error, _Module, ErrorPairs).

@@ -192,8 +192,8 @@ fetch_start(N, TimeLimit, MaxOut) :-
     get_time(Now),
     Deadline is Now + TimeLimit,
     nb_setval('$pt_deadline', Deadline),
-    watch_deadline(Deadline, Token),            % harness_limits.pl
-    nb_setval('$pt_fetch', fetch(N, 0, Token, Deadline)).
+    watch_deadline(Deadline, Saved),            % harness_limits.pl
+    nb_setval('$pt_fetch', fetch(N, 0, Saved, Deadline)).
 
 cursor_search(M, Goal, Bindings, MaxDepth, MaxInf, State) :-
     pairs_values(Bindings, Vars),
@@ -225,9 +225,9 @@ cursor_search(M, Goal, Bindings, MaxDepth, MaxInf, State) :-
 cursor_deliver(M, Bindings, Answer) :-
     nb_getval('$pt_cursor', cursor(In, _, Answers)),
     thread_send_message(Answers, Answer),
-    nb_getval('$pt_fetch', fetch(N, K0, Token, Deadline)),
+    nb_getval('$pt_fetch', fetch(N, K0, Saved, Deadline)),
     K is K0 + 1,
-    nb_setval('$pt_fetch', fetch(N, K, Token, Deadline)),
+    nb_setval('$pt_fetch', fetch(N, K, Saved, Deadline)),
     K >= N,
     fetch_end(M, Bindings, success, none, true),
     thread_get_message(In, Message),
@@ -239,9 +239,9 @@ cursor_deliver(M, Bindings, Answer) :-
 
 %   Send the batch: the answers of this fetch and what it printed.
 fetch_end(M, Bindings, Outcome0, Error, More) :-
-    nb_getval('$pt_fetch', fetch(_, Count, Token, _)),
+    nb_getval('$pt_fetch', fetch(_, Count, Saved, _)),
     nb_delete('$pt_fetch'),
-    unwatch_deadline(Token),
+    unwatch_deadline(Saved),
     nb_getval('$pt_cursor_capture', capture(Cap, _, _)),
     catch(flush_output(Cap), _, true),
     nb_getval('$pt_out', out(_, Parts, OutputCut)),

@@ -101,9 +101,9 @@ limit_time(Seconds, Goal) :-
     setup_call_cleanup(
         ( nb_setval('$pt_deadline', Deadline),
           nb_setval('$pt_inference_cap', CapAt),
-          watch_deadline(Deadline, Token) ),
+          watch_deadline(Deadline, Saved) ),
         call_with_inference_limit(once(Goal), Cap, R),
-        ( unwatch_deadline(Token),
+        ( unwatch_deadline(Saved),
           nb_setval('$pt_deadline', Outer),
           nb_setval('$pt_inference_cap', OuterCap),
           '$set_source_module'(SourceModule)
@@ -118,73 +118,92 @@ limit_time(Seconds, Goal) :-
                  *******************************/
 
 /*  One thread, prologtool_watchdog, keeps every time limit of this
-    Prolog: limit_time/2 records watch(Thread, Token, Deadline), and the
-    watchdog, which sleeps until the earliest deadline (or a second at
-    most), signals each thread whose deadline has passed to throw
-    time_limit_exceeded, if the limit with that token is still running
-    there (through an alarm due at once: see watch_expired/1). Recording
-    a deadline wakes the watchdog only when it is
-    earlier than the moment the watchdog wakes anyway (a limit under a
-    second, about): a request costs an assert and a retract, not two
-    thread switches. Like an alarm it is a signal, so the inference
-    backstop stays for code where no signal reaches.
+    Prolog. Each thread that runs under a limit has a slot: a flag/3 key
+    of its own ('$pt_watch_<thread id>', registered once in watched/2)
+    holding the earliest deadline of the limits running there (inf when
+    none). Entering a limit sets the slot, leaving it puts the slot back:
+    two flag updates, no assert, no retract, no lock held across them.
+
+    The watchdog sleeps until the earliest deadline in the slots (or a
+    second at most) and signals each thread whose slot has passed, once
+    per deadline; the thread checks its own slot again and, if the limit
+    still runs there, throws time_limit_exceeded (through an alarm due at
+    once: see watch_expired/0). A deadline earlier than the moment the
+    watchdog wakes anyway (a limit under a second, about) wakes it with a
+    message. Like an alarm it is a signal, so the inference backstop
+    stays for code where no signal reaches.
+
+    No deadline is missed between the two threads: the watchdog sets
+    '$pt_watchdog_wakes' to its latest wake before it reads the slots,
+    and a thread sets its slot before it reads '$pt_watchdog_wakes' (flag
+    updates are atomic and ordered). A slot set after the watchdog's read
+    is compared with a wake time the watchdog has not yet shortened, so
+    the thread wakes it if its deadline is earlier.
 */
 
 :- dynamic
-    watch/3,                    % Thread, Token, Deadline
-    watchdog_wakes/1,           % when the watchdog wakes next, at the latest
+    watched/2,                  % Thread, SlotKey
     watchdog_started/0.
 
-watch_deadline(Deadline, Token) :-
-    flag('$pt_watch_token', Token, Token + 1),
-    thread_self(Me),
-    (   nb_current('$pt_watching', Active) -> true ; Active = [] ),
-    nb_setval('$pt_watching', [Token|Active]),
-    ensure_watchdog,
-    with_mutex(prologtool_watchdog,
-               ( assertz(watch(Me, Token, Deadline)),
-                 (   watchdog_wakes(Wake), Wake =< Deadline
-                 ->  Early = false
-                 ;   Early = true
-                 ) )),
-    (   Early == true
+%!  watch_deadline(+Deadline, -Saved) is det.
+%!  unwatch_deadline(+Saved) is det.
+%
+%   Enter and leave a limit expiring at Deadline (get_time/1 time) on
+%   this thread; Saved is what the slot held before, for nested limits.
+watch_deadline(Deadline, Saved) :-
+    watch_slot(Key),
+    flag(Key, Saved, min(Saved, Deadline)),
+    flag('$pt_watchdog_wakes', Wake, Wake),
+    (   Deadline < Wake
     ->  catch(thread_send_message(prologtool_watchdog, wake), _, true)
     ;   true
     ).
 
-unwatch_deadline(Token) :-
-    thread_self(Me),
-    retractall(watch(Me, Token, _)),
-    (   nb_current('$pt_watching', Active),
-        selectchk(Token, Active, Rest)
-    ->  nb_setval('$pt_watching', Rest)
-    ;   true
+unwatch_deadline(Saved) :-
+    nb_getval('$pt_watch_slot', Key),
+    flag(Key, _, Saved).
+
+%   watch_slot(-Key): this thread's slot, registered on first use. A thread
+%   that reuses the id of one that ended takes its slot over.
+watch_slot(Key) :-
+    (   nb_current('$pt_watch_slot', Key0)
+    ->  Key = Key0
+    ;   ensure_watchdog,
+        thread_self(Me),
+        thread_property(Me, id(Id)),
+        atom_concat('$pt_watch_', Id, Key),
+        flag(Key, _, inf),
+        with_mutex(prologtool_watchdog,
+                   ( retractall(watched(_, Key)),
+                     assertz(watched(Me, Key)) )),
+        nb_setval('$pt_watch_slot', Key)
     ).
 
-%   Run in the signalled thread: if the limit is still running, an alarm
-%   of library(time) due now throws time_limit_exceeded. Thrown from
+%   Run in the signalled thread: if a limit there has expired, an alarm of
+%   library(time) due now throws time_limit_exceeded. Thrown from
 %   thread_signal/2's goal instead, the exception would run the goal's
 %   cleanup handlers where the inference backstop is not checked
 %   (SWI-Prolog 9.0.4): a cleanup handler that loops after the limit
 %   struck would never end.
-watch_expired(Token) :-
-    (   watching(Token)
-    ->  alarm(0, prologtool_harness:watch_strike(Token), _, [remove(true)])
+watch_expired :-
+    (   slot_expired
+    ->  alarm(0, prologtool_harness:watch_strike, _, [remove(true)])
     ;   true
     ).
 
-watch_strike(Token) :-
-    (   watching(Token)
+watch_strike :-
+    (   slot_expired
     ->  throw(time_limit_exceeded)
     ;   true
     ).
 
-watching(Token) :-
-    nb_current('$pt_watching', Active),
-    memberchk(Token, Active).
+slot_expired :-
+    nb_current('$pt_watch_slot', Key),
+    flag(Key, Deadline, Deadline),
+    get_time(Now),
+    Now >= Deadline.
 
-%   watchdog_started/0 is asserted once and never taken back
-%   (watchdog_wakes/1 is, for a moment, each time the watchdog wakes).
+%   watchdog_started/0 is asserted once and never taken back.
 ensure_watchdog :-
     (   watchdog_started
     ->  true
@@ -194,29 +213,55 @@ ensure_watchdog :-
 start_watchdog :-
     (   watchdog_started
     ->  true
-    ;   get_time(Now),
-        with_mutex(prologtool_watchdog, assertz(watchdog_wakes(Now))),
+    ;   flag('$pt_watchdog_wakes', _, 0.0),   % set before its first look at the slots
         thread_create(watchdog_loop, _, [alias(prologtool_watchdog), detached(true)]),
         assertz(watchdog_started)
     ).
 
+%   The watchdog's own global '$pt_struck' holds Thread-Deadline for the
+%   expired slots it signalled already, so each deadline is signalled once.
 watchdog_loop :-
+    nb_setval('$pt_struck', []),
     repeat,
     get_time(Now),
-    forall(( watch(Thread, Token, Deadline), Deadline =< Now ),
-           ( retractall(watch(Thread, Token, _)),
-             catch(thread_signal(Thread, prologtool_harness:watch_expired(Token)), _, true) )),
-    with_mutex(prologtool_watchdog,
-               ( (   aggregate_all(min(D), watch(_, _, D), Earliest)
-                 ->  Wake is min(Now + 1.0, Earliest)
-                 ;   Wake is Now + 1.0
-                 ),
-                 retractall(watchdog_wakes(_)),
-                 assertz(watchdog_wakes(Wake)) )),
+    Latest is Now + 1.0,
+    flag('$pt_watchdog_wakes', _, Latest),
+    findall(T-Key, watched(T, Key), Watched),
+    foldl(watch_thread(Now), Watched, Latest-[], Wake-Struck),
+    nb_setval('$pt_struck', Struck),
+    flag('$pt_watchdog_wakes', _, Wake),
     get_time(Then),
     Wait is max(0.0, Wake - Then),
-    catch(thread_get_message(prologtool_watchdog, _, [timeout(Wait)]), _, true),
+    (   Wait > 0.0
+    ->  catch(thread_get_message(prologtool_watchdog, _, [timeout(Wait)]), _, true),
+        drain_wakes
+    ;   true
+    ),
     fail.
+
+%   watch_thread(+Now, +Thread-Key, +Wake0-Struck0, -Wake-Struck)
+watch_thread(Now, T-Key, Wake0-Struck0, Wake-Struck) :-
+    flag(Key, Deadline, Deadline),
+    (   \+ catch(thread_property(T, status(running)), _, fail)
+    ->  with_mutex(prologtool_watchdog, retract(watched(T, Key))),
+        Wake = Wake0, Struck = Struck0
+    ;   Deadline > Now
+    ->  Wake is min(Wake0, Deadline), Struck = Struck0
+    ;   Wake = Wake0,
+        Struck = [T-Deadline|Struck0],
+        (   nb_getval('$pt_struck', Before),
+            memberchk(T-Deadline, Before)
+        ->  true
+        ;   catch(thread_signal(T, prologtool_harness:watch_expired), _, true)
+        )
+    ).
+
+drain_wakes :-
+    (   thread_peek_message(prologtool_watchdog, _)
+    ->  thread_get_message(prologtool_watchdog, _),
+        drain_wakes
+    ;   true
+    ).
 
 %   inference_backstop(+Seconds, -Inferences): the inference limit that
 %   stands in for a time limit of Seconds where no signal reaches the

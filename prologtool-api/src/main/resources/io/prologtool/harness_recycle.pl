@@ -24,18 +24,22 @@
 
 :- dynamic
     fresh_fingerprint/1,        % the state before the first request
+    fingerprint_recorded/0,     % fresh_fingerprint/1 holds it (a cheap test)
     environment_changed/0.      % session code called setenv/2 or unsetenv/1
 
 %   Called by the guarded setenv/2 and unsetenv/1 (harness_guard.pl).
 note_environment_changed :-
     (   environment_changed -> true ; assertz(environment_changed) ).
 
-%   Called before the first request is dispatched.
+%   Called before every request is dispatched; records the fingerprint
+%   before the first. (Testing fresh_fingerprint(_) would copy the whole
+%   fingerprint out of its clause each time.)
 record_fresh_fingerprint :-
-    (   fresh_fingerprint(_)
+    (   fingerprint_recorded
     ->  true
     ;   fingerprint(F),
-        assertz(fresh_fingerprint(F))
+        assertz(fresh_fingerprint(F)),
+        assertz(fingerprint_recorded)
     ).
 
 request(recycle, _Req, [clean= @(Clean), differences=Texts]) :-

@@ -44,6 +44,22 @@ public abstract class GoalConformanceTest extends BackendFixture {
     }
 
     @Test
+    void textWithEveryCharacterJsonEscapesComesBackIntact() {
+        // the control characters (NUL included), the quote, the backslash, then plain text and a non-ASCII letter
+        StringBuilder expected = new StringBuilder();
+        for (char c = 0; c < 32; c++) {
+            expected.append(c);
+        }
+        expected.append("\"\\plain é");
+        String codes = "numlist(0, 31, Cs), append(Cs, [0'\", 0'\\\\|`plain é`], L)";
+        GoalResult r = run(codes + ", atom_codes(A, L), string_codes(S, L), atom_codes(Shown, L), write(Shown)");
+        assertThat(r.outcome()).as("%s", r).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.answers().get(0).get("A")).isEqualTo(Term.atom(expected.toString()));
+        assertThat(r.answers().get(0).get("S")).isEqualTo(Term.string(expected.toString()));
+        assertThat(r.output()).isEqualTo(expected.toString());
+    }
+
+    @Test
     void underscoreVariablesAreNotReported() {
         GoalResult r = run("_Hidden = 1, X = 2, _ = 3");
         assertThat(r.answers().get(0).variables()).containsExactly("X");

@@ -82,10 +82,19 @@ public final class ProcessBackend implements PrologBackend {
             new LinkedBlockingQueue<ProcessTransport>(), new LinkedBlockingQueue<ProcessTransport>()};
     private final AtomicInteger[] spawning = {new AtomicInteger(), new AtomicInteger()};
     private final java.util.concurrent.atomic.AtomicLong recycled = new java.util.concurrent.atomic.AtomicLong();
-    /** Children taken back whose check has not run yet. */
-    private final AtomicInteger checking = new AtomicInteger();
+    /** Children of each kind taken back whose check has not ended yet: they may join the pool soon. */
+    private final AtomicInteger[] checking = {new AtomicInteger(), new AtomicInteger()};
+    /** Sessions of each kind waiting for a child that is being started or checked ({@link #takeChild}). */
+    private final AtomicInteger[] waiting = {new AtomicInteger(), new AtomicInteger()};
 
+    /** Starts the pools' children (and trims the pools). */
     private final java.util.concurrent.ScheduledExecutorService spawner;
+    /**
+     * Checks the children taken back, on a thread of its own: a check (a few milliseconds) queued
+     * behind a start (tens of milliseconds) came too late for the next session, which then started a
+     * child of its own.
+     */
+    private final java.util.concurrent.ExecutorService checker;
     /** When a session last took a child from a pool (System.nanoTime()). */
     private volatile long lastTake = System.nanoTime();
     private final Set<HarnessSession> sessions = ConcurrentHashMap.newKeySet();
@@ -127,6 +136,11 @@ public final class ProcessBackend implements PrologBackend {
         this.savedState = b.savedState ? buildSavedState() : null;
         this.spawner = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "prologtool-process-pool");
+            t.setDaemon(true);
+            return t;
+        });
+        this.checker = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "prologtool-process-check");
             t.setDaemon(true);
             return t;
         });
@@ -219,6 +233,7 @@ public final class ProcessBackend implements PrologBackend {
         }
         closed = true;
         spawner.shutdownNow();
+        checker.shutdownNow();
         for (HarnessSession s : List.copyOf(sessions)) {
             s.close();
         }
@@ -232,15 +247,17 @@ public final class ProcessBackend implements PrologBackend {
     }
 
     /**
-     * A started child of {@code kind}: from the warm pool when one is ready, else a new one. The pool is
+     * A started child of {@code kind}: from the warm pool when one is ready; else the next child that
+     * joins the pool, when one is being started or checked for this session to take (a new child would
+     * take as long to start as that one, and take a core from it meanwhile); else a new one. The pool is
      * refilled. With {@code reusable}, the child goes back to the pool when its session closes, if it
      * is then as clean as a fresh one ({@link #takeBack}).
      */
     private HarnessTransport takeChild(int kind, boolean reusable) {
-        ProcessTransport t;
-        do {
-            t = pools[kind].poll();
-        } while (t != null && !t.isAlive());
+        ProcessTransport t = pooled(kind);
+        if (t == null) {
+            t = awaitPooled(kind);
+        }
         if (t == null) {
             t = spawn(kind == 1);
         }
@@ -250,35 +267,82 @@ public final class ProcessBackend implements PrologBackend {
         return t;
     }
 
+    /** A live child from the pool of {@code kind}, or null when it holds none. */
+    private ProcessTransport pooled(int kind) {
+        ProcessTransport t;
+        do {
+            t = pools[kind].poll();
+        } while (t != null && !t.isAlive());
+        return t;
+    }
+
+    /** How long a session waits for a child being started or checked before it starts one itself. */
+    private static final Duration AWAIT_POOLED = Duration.ofSeconds(1);
+
+    /**
+     * The next child to join the pool of {@code kind}, when children are being started or checked for
+     * it and fewer sessions wait than there are such children; null otherwise, or after
+     * {@link #AWAIT_POOLED}.
+     */
+    private ProcessTransport awaitPooled(int kind) {
+        try {
+            if (waiting[kind].incrementAndGet() > spawning[kind].get() + checking[kind].get()) {
+                return null;
+            }
+            long until = System.nanoTime() + AWAIT_POOLED.toNanos();
+            while (!closed) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return null;
+                }
+                ProcessTransport t = pools[kind].poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
+                if (t != null && t.isAlive()) {
+                    return t;
+                }
+                if (t == null && spawning[kind].get() + checking[kind].get() == 0) {
+                    return pooled(kind); // what was under way ended without a child for the pool
+                }
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            waiting[kind].decrementAndGet();
+        }
+    }
+
     /** The most sessions one pooled child serves ({@link Builder#reuseChildren}); then it ends and a fresh one takes its place. */
     public static final int MAX_SESSIONS_PER_CHILD = 1_000;
     /** How long the check of a child taken back may take. */
     private static final Duration RECYCLE_CHECK_TIMEOUT = Duration.ofSeconds(5);
 
     /**
-     * A child whose session closed: checked on the pool's thread and put back in the pool when it is
+     * A child whose session closed: checked on the checker's thread and put back in the pool when it is
      * clean (no session, module, thread, stream, global, flag, record, operator or clause of user left
      * that a fresh child lacks, no process left behind), there is room, and it has served fewer than
-     * {@link #MAX_SESSIONS_PER_CHILD} sessions; ended otherwise. There is room while the pool holds
-     * fewer than twice {@code poolSize}: the pool was refilled when the session took the child, so a
-     * child coming back finds it full, and sessions opened one after another would otherwise start a
+     * {@link #MAX_SESSIONS_PER_CHILD} sessions; ended otherwise, and the pool refilled. There is room
+     * while the pool holds fewer than twice {@code poolSize}: sessions that overlap take children faster
+     * than their checks give them back, and sessions opened one after another would otherwise start a
      * process each as before. Once sessions stop coming, {@link #trimPools} ends the extra children.
      */
     private boolean takeBack(ProcessTransport child, int kind) {
         // Children waiting for their check are running processes: never more of them than the pool holds,
         // so that sessions closing faster than the checks run end their children as before.
         if (closed || child.sessionsServed() >= MAX_SESSIONS_PER_CHILD
-                || pools[kind].size() + checking.get() >= 2 * poolSize) {
+                || pools[kind].size() + checking[kind].get() >= 2 * poolSize) {
             return false;
         }
-        checking.incrementAndGet();
+        checking[kind].incrementAndGet();
         try {
-            spawner.execute(() -> {
+            checker.execute(() -> {
+                boolean clean = false;
                 try {
                     if (!closed && pools[kind].size() < 2 * poolSize && child.checkClean(RECYCLE_CHECK_TIMEOUT)) {
                         child.reopen();
                         pools[kind].add(child);
                         recycled.incrementAndGet();
+                        clean = true;
                         if (closed) {
                             killPool();
                         }
@@ -286,12 +350,15 @@ public final class ProcessBackend implements PrologBackend {
                         child.end();
                     }
                 } finally {
-                    checking.decrementAndGet();
+                    checking[kind].decrementAndGet();
+                }
+                if (!clean) {
+                    refillPool(kind);
                 }
             });
             return true;
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            checking.decrementAndGet();
+            checking[kind].decrementAndGet();
             return false;
         }
     }
@@ -324,7 +391,8 @@ public final class ProcessBackend implements PrologBackend {
         if (closed || poolSize == 0) {
             return;
         }
-        while (pools[kind].size() + spawning[kind].get() < poolSize) {
+        // A child under check will most likely join the pool: only what it cannot cover is started.
+        while (pools[kind].size() + spawning[kind].get() + checking[kind].get() < poolSize) {
             spawning[kind].incrementAndGet();
             try {
                 spawner.execute(() -> {

@@ -275,6 +275,26 @@ class ProcessBackendTest {
     }
 
     @Test
+    void sessionsOpenedOneAfterAnotherRunOnTheSameFewChildren() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
+            awaitChildren(backend, 2);
+            Set<Long> servedBy = new java.util.HashSet<>();
+            for (int i = 0; i < 30; i++) {
+                try (PrologSession s = backend.open()) {
+                    servedBy.add(childPid(s));
+                    s.consult("n(" + i + ").\n");
+                    assertThat(s.goal("n(" + i + "), \\+ n(" + (i - 1) + ")").run().outcome()).isEqualTo(Outcome.SUCCESS);
+                }
+            }
+            // a session that finds the pool empty while a child is being checked waits for that child, and
+            // the pool is refilled only for what the children under check cannot cover: no child is
+            // started per session, and none is ended for want of room
+            assertThat(servedBy).as("children that served the 30 sessions").hasSizeLessThanOrEqualTo(4);
+            assertThat(backend.recycledChildren()).isGreaterThanOrEqualTo(26);
+        }
+    }
+
+    @Test
     void aChildThatIsNotCleanOrNotToBeReusedEnds() throws Exception {
         try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).build()) {
             awaitChildren(backend, 1);

@@ -8,8 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,6 +50,7 @@ import java.util.Optional;
  * make bench BENCH_ARGS=--quick                # a short run, under a minute
  * make bench BENCH_ARGS="--quick --out /tmp/b" # results elsewhere
  * make bench BENCH_ARGS="--only cycles"        # the session cycles only, with and without isolation
+ * make bench BENCH_ARGS="--only roundtrip"     # the round trips against their floors only
  * }</pre>
  * Options:
  * <ul>
@@ -54,8 +58,11 @@ import java.util.Optional;
  *   <li>{@code --out DIR}: where the results go (default {@code docs/bench}; a relative DIR is taken
  *       from the repository root, the nearest directory up with a {@code pom.xml} that lists modules);</li>
  *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM);</li>
- *   <li>{@code --only cycles}: only measurement 1, the session cycles, with and without OS isolation
- *       (results in {@code docs/bench/cycles} unless {@code --out} says otherwise);</li>
+ *   <li>{@code --only NAME}: only one measurement, one of {@link #MEASUREMENTS}' names: {@code cycles}
+ *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
+ *       their floors, the harness's work), {@code fetch}, {@code fork}, {@code mcp}, {@code check},
+ *       {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
+ *       {@code --out} says otherwise;</li>
  *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
  *       machine where a child takes longer than that to start, the pool runs dry and the row measures
  *       spawns, so give it more.</li>
@@ -69,6 +76,29 @@ public final class Benchmarks {
     static final String ATTRIBUTION = io.prologtool.examples.Demo.ATTRIBUTION;
 
     private Benchmarks() {
+    }
+
+    /** One measurement of the suite: the rows it adds. */
+    @FunctionalInterface
+    interface Measurement {
+        List<Row> measure(Plan plan, Path swipl, PrintStream log, long poolPause) throws Exception;
+    }
+
+    /** The suite's measurements by name, in the order a full run takes them ({@code --only NAME}). */
+    static final Map<String, Measurement> MEASUREMENTS = measurements();
+
+    private static Map<String, Measurement> measurements() {
+        Map<String, Measurement> m = new LinkedHashMap<>();
+        m.put("cycles", SessionCycles::measure);
+        m.put("roundtrip", (plan, swipl, log, pause) -> RoundTrips.measure(plan, swipl, log));
+        m.put("fetch", (plan, swipl, log, pause) -> QueryFetch.measure(plan, log));
+        m.put("fork", (plan, swipl, log, pause) -> SessionFork.measure(plan, log));
+        m.put("mcp", (plan, swipl, log, pause) -> McpRoundTrip.measure(plan, log));
+        m.put("check", (plan, swipl, log, pause) -> ConsultCheck.measure(plan, log));
+        m.put("execute", (plan, swipl, log, pause) -> ExecuteProlog.measure(plan, swipl, log));
+        m.put("pararule", (plan, swipl, log, pause) -> PararuleThroughput.measure(plan, swipl, log));
+        m.put("memory", (plan, swipl, log, pause) -> MemoryFootprint.measure(plan, swipl, log));
+        return Collections.unmodifiableMap(m);
     }
 
     /**
@@ -97,8 +127,9 @@ public final class Benchmarks {
                         poolPause = Long.parseLong(words.get(++i));
                     }
                     case "--only" -> {
-                        if (i + 1 >= words.size() || !words.get(i + 1).equals("cycles")) {
-                            throw new IllegalArgumentException("--only takes one measurement name: cycles");
+                        if (i + 1 >= words.size() || !MEASUREMENTS.containsKey(words.get(i + 1))) {
+                            throw new IllegalArgumentException("--only takes one measurement name: "
+                                    + String.join(", ", MEASUREMENTS.keySet()));
                         }
                         only = Optional.of(words.get(++i));
                     }
@@ -141,7 +172,7 @@ public final class Benchmarks {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
-            System.err.println("usage: Benchmarks [--quick] [--out DIR] [--skip-jpl-memory] [--only cycles] [--pool-pause MS]");
+            System.err.println("usage: Benchmarks [--quick] [--out DIR] [--skip-jpl-memory] [--only NAME] [--pool-pause MS]");
             System.exit(2);
             return;
         }
@@ -160,16 +191,10 @@ public final class Benchmarks {
         log.println("[bench] " + (plan.quick() ? "quick run" : "full run") + " on " + machine.line());
 
         List<Row> rows = new ArrayList<>();
-        rows.addAll(SessionCycles.measure(plan, swipl, log, options.poolPause()));
-        if (options.only().isEmpty()) {
-            rows.addAll(RoundTrips.measure(plan, swipl, log));
-            rows.addAll(QueryFetch.measure(plan, log));
-            rows.addAll(SessionFork.measure(plan, log));
-            rows.addAll(McpRoundTrip.measure(plan, log));
-            rows.addAll(ConsultCheck.measure(plan, log));
-            rows.addAll(ExecuteProlog.measure(plan, swipl, log));
-            rows.addAll(PararuleThroughput.measure(plan, swipl, log));
-            rows.addAll(MemoryFootprint.measure(plan, swipl, log));
+        for (Map.Entry<String, Measurement> m : MEASUREMENTS.entrySet()) {
+            if (options.only().isEmpty() || options.only().get().equals(m.getKey())) {
+                rows.addAll(m.getValue().measure(plan, swipl, log, options.poolPause()));
+            }
         }
 
         String args = ((plan.quick() ? "--quick " : "") + options.only().map(o -> "--only " + o + " ").orElse("")

@@ -78,6 +78,10 @@ public final class TemplateFormalizer implements Formalizer {
     private static final Pattern ALL = Pattern.compile("(?:All )?([A-Za-z]+) (?:people|animals|things) are ([a-z]+)");
     private static final Pattern IS_WORD = Pattern.compile("(?:is |are )?(not )?([a-z]+)");
     private static final Pattern VERB_OBJECT = Pattern.compile("(?!is |are |not )([a-z]+) (" + NAME + ")");
+    /** Where one sentence ends and the next begins: the space after a full stop. */
+    private static final Pattern SENTENCE_BREAK = Pattern.compile("(?<=\\.)\\s+");
+    /** What an atom cannot hold: a run of anything but lower-case letters and digits. */
+    private static final Pattern NOT_ATOM = Pattern.compile("[^a-z0-9]+");
 
     /**
      * Names of SWI-Prolog built-ins and library predicates (arity 1 or 2) that an English word could
@@ -318,7 +322,7 @@ public final class TemplateFormalizer implements Formalizer {
 
     static List<String> sentences(String context) {
         List<String> out = new ArrayList<>();
-        for (String s : context.strip().split("(?<=\\.)\\s+")) {
+        for (String s : SENTENCE_BREAK.split(context.strip())) {
             if (!s.isBlank()) {
                 out.add(s.strip());
             }
@@ -362,7 +366,7 @@ public final class TemplateFormalizer implements Formalizer {
     }
 
     private static String atom(String words) {
-        String a = words.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        String a = NOT_ATOM.matcher(words.strip().toLowerCase(Locale.ROOT)).replaceAll("_");
         if (a.isEmpty() || !Character.isLetter(a.charAt(0))) {
             throw new IllegalArgumentException("cannot make an atom of \"" + words + "\"");
         }

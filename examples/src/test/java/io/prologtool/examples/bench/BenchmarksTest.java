@@ -203,7 +203,11 @@ class BenchmarksTest {
         assertThatThrownBy(() -> Benchmarks.Options.parse("--fast")).hasMessageContaining("unknown option --fast");
         assertThatThrownBy(() -> Benchmarks.Options.parse("--out")).hasMessageContaining("--out needs");
         assertThat(Benchmarks.Options.parse("--only cycles").only()).contains("cycles");
-        assertThatThrownBy(() -> Benchmarks.Options.parse("--only", "memory")).hasMessageContaining("cycles");
+        assertThat(Benchmarks.Options.parse("--only", "roundtrip").only()).contains("roundtrip");
+        assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "fetch", "fork", "mcp",
+                "check", "execute", "pararule", "memory");
+        assertThatThrownBy(() -> Benchmarks.Options.parse("--only", "everything"))
+                .hasMessageContaining("cycles, roundtrip, fetch");
     }
 
     @Test
