@@ -712,11 +712,10 @@ remember_messages(M, Diags) :-
 %   (The term_expansion/2 hook that applies this is installed at the end of
 %   this file, once everything it calls is defined.)
 
-%   Directives are adapted here. (A term that reaches outside the session
+%   Directives are adapted here (session_directive/2, called by the hook
+%   at the end of this file). A term that reaches outside the session
 %   never gets here: the hook of harness_sandbox.pl, which comes first,
-%   drops it with an error diagnostic.)
-session_term((:- Directive), Expanded) :-
-    session_directive(Directive, Expanded).
+%   drops it with an error diagnostic.
 
 loading_session_source :-
     nb_current('$pt_loading', M),
@@ -1669,7 +1668,9 @@ lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
                  *******************************/
 
 %   Installed last: it runs for every term SWI-Prolog loads from now on,
-%   so everything it calls must exist already.
-system:term_expansion(Term, Expanded) :-
+%   so everything it calls must exist already. Only directives: its head
+%   says so, so that a clause (most of what a session loads) does not pay
+%   for a second loading_session_source/0 after the isolation check's.
+system:term_expansion((:- Directive), Expanded) :-
     loading_session_source,
-    session_term(Term, Expanded).
+    session_directive(Directive, Expanded).

@@ -53,6 +53,7 @@ request(recycle, _Req, [clean= @(Clean), differences=Texts]) :-
 fingerprint_difference(Fresh, Now, Text) :-
     memberchk(flags-Before, Fresh),
     memberchk(flags-After, Now),
+    Before \== After,                   % both sorted: the usual case, no flag by flag scan
     member(F-V, Before),                % a library may add flags; none may change
     \+ memberchk(F-V, After),
     (   memberchk(F-V1, After) -> true ; V1 = '<gone>' ),

@@ -534,13 +534,7 @@ public final class HarnessSession implements PrologSession {
         return locked(() -> {
             ObjectNode req = request("goal");
             req.put("goal", g.goal());
-            req.put("max_answers", g.maxAnswers());
-            req.put("time_limit", seconds(g.timeLimit()));
-            req.put("max_depth", g.maxDepth());
-            g.maxInferences().ifPresent(n -> req.put("max_inferences", n));
-            req.put("allow_side_effects", g.allowSideEffects());
-            req.put("max_output", options.maxOutputChars());
-            req.put("stack_limit", options.stackLimitBytes());
+            putGoalBounds(req, g);
             JsonNode reply;
             try {
                 reply = liveTransport().call(req, g.timeLimit().plus(grace));
@@ -809,6 +803,34 @@ public final class HarnessSession implements PrologSession {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
         return out;
+    }
+
+    /**
+     * The bounds of a goal request, each only when it differs from what the harness takes without it:
+     * its defaults for a goal ({@link GoalRequest#DEFAULT_MAX_ANSWERS}, {@link GoalRequest#DEFAULT_TIME_LIMIT},
+     * {@link GoalRequest#DEFAULT_MAX_DEPTH}, no inference limit, side effects allowed,
+     * {@link SessionOptions#DEFAULT_MAX_OUTPUT_CHARS}) and the session's stack limit, which the open
+     * request gave it. The harness reads every request, so a shorter one is cheaper to read (a sixth of
+     * the harness's work on a trivial goal request was reading and checking these fields); the bounds
+     * are the same either way.
+     */
+    private void putGoalBounds(ObjectNode req, GoalRequest g) {
+        if (g.maxAnswers() != GoalRequest.DEFAULT_MAX_ANSWERS) {
+            req.put("max_answers", g.maxAnswers());
+        }
+        if (!g.timeLimit().equals(GoalRequest.DEFAULT_TIME_LIMIT)) {
+            req.put("time_limit", seconds(g.timeLimit()));
+        }
+        if (g.maxDepth() != GoalRequest.DEFAULT_MAX_DEPTH) {
+            req.put("max_depth", g.maxDepth());
+        }
+        g.maxInferences().ifPresent(n -> req.put("max_inferences", n));
+        if (!g.allowSideEffects()) {
+            req.put("allow_side_effects", false);
+        }
+        if (options.maxOutputChars() != SessionOptions.DEFAULT_MAX_OUTPUT_CHARS) {
+            req.put("max_output", options.maxOutputChars());
+        }
     }
 
     private ObjectNode consultRequest(String text, Boolean staticCheck) {

@@ -35,10 +35,12 @@ import java.util.stream.Stream;
  */
 final class Floors {
 
-    /** The goal request the harness floor runs: the trivial goal, with the limits a session sends. */
-    private static final String GOAL_REQUEST = "{\"id\":2,\"op\":\"goal\",\"session\":\"floor\",\"goal\":\"true\","
-            + "\"max_answers\":10,\"time_limit\":30.0,\"max_depth\":1000000,\"allow_side_effects\":true,"
-            + "\"max_output\":65536,\"stack_limit\":268435456}";
+    /**
+     * The goal request the harness floor runs: the trivial goal as a session sends it with the default
+     * bounds, which it leaves to the harness (HarnessSession sends a bound only when it differs from the
+     * harness's default or the session's own option); the limits are in force all the same.
+     */
+    private static final String GOAL_REQUEST = "{\"id\":2,\"op\":\"goal\",\"session\":\"floor\",\"goal\":\"true\"}";
 
     private Floors() {
     }
@@ -63,7 +65,7 @@ final class Floors {
             Files.writeString(script, """
                     :- use_module(%s).
                     floor(Batches, N) :-
-                        handle_request('{"id":1,"op":"open","session":"floor","options":{}}', Open),
+                        handle_request('{"id":1,"op":"open","session":"floor","options":{"sandboxed":false,"allow_threads":false,"program_space":268435456,"max_atom_chars":1048576,"stack_limit":268435456,"static_check":true}}', Open),
                         ok(Open),
                         handle_request(%s, Consult),
                         ok(Consult),
