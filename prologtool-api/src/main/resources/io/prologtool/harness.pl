@@ -305,7 +305,7 @@ reply_text(Pairs, Text) :-
 json_pieces(json(Pairs)) -->
     !,
     ['{'],
-    json_pairs_pieces(Pairs),
+    separated_pieces(Pairs, json_pair_pieces),
     ['}'].
 json_pieces(Text) -->
     { atom(Text) ; string(Text) },
@@ -323,7 +323,7 @@ json_pieces(List) -->
     { is_list(List) },
     !,
     ['['],
-    json_items_pieces(List),
+    separated_pieces(List, json_pieces),
     [']'].
 json_pieces(Other) -->
     { with_output_to(string(Text),
@@ -387,25 +387,17 @@ json_constant(true).
 json_constant(false).
 json_constant(null).
 
-%   The pieces of pairs and of list items, commas between.
-json_pairs_pieces([]) -->
+%   separated_pieces(+Items, :Pieces): the pieces of each item, by
+%   call(Pieces, Item), commas between (the pairs of an object, the items
+%   of a list).
+separated_pieces([], _) -->
     [].
-json_pairs_pieces([Pair|Pairs]) -->
-    json_pair_pieces(Pair),
-    (   { Pairs == [] }
-    ->  []
-    ;   [','],
-        json_pairs_pieces(Pairs)
-    ).
-
-json_items_pieces([]) -->
-    [].
-json_items_pieces([Item|Items]) -->
-    json_pieces(Item),
+separated_pieces([Item|Items], Pieces) -->
+    call(Pieces, Item),
     (   { Items == [] }
     ->  []
     ;   [','],
-        json_items_pieces(Items)
+        separated_pieces(Items, Pieces)
     ).
 
 json_pair_pieces(Key=Value) -->

@@ -189,6 +189,20 @@ public abstract class GoalConformanceTest extends BackendFixture {
     }
 
     @Test
+    void theDefaultBoundsHoldWhenTheRequestLeavesThemToTheHarness() {
+        // HarnessSession sends a bound only when it differs from the default: the harness's own defaults
+        // must be GoalRequest's
+        GoalResult r = session.goal("between(1, inf, X)").run();
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.answers()).hasSize(io.prologtool.GoalRequest.DEFAULT_MAX_ANSWERS);
+        session.consult("down(0) :- !.\ndown(N) :- N1 is N - 1, down(N1), true.\n");
+        long deeper = io.prologtool.GoalRequest.DEFAULT_MAX_DEPTH + 1000;
+        assertThat(session.goal("down(" + deeper + ")").run().outcome()).isEqualTo(Outcome.DEPTH_EXCEEDED);
+        assertThat(session.goal("down(" + deeper + ")").maxDepth(2 * deeper).run().outcome())
+                .isEqualTo(Outcome.SUCCESS);
+    }
+
+    @Test
     void depthLimitIsAnOutcomeWithTheAnswersFoundSoFar() {
         session.consult("deep(1).\ndeep(X) :- deep(Y), X is Y + 1.\n");
         GoalResult r = session.goal("deep(X)").maxAnswers(100).maxDepth(5).run();
