@@ -602,9 +602,16 @@ consult_source(M, Id) :-
 
 %   A source id is reused by a later text (SWI-Prolog never forgets a
 %   source file, nor its name: an id per text would leak an atom each):
-%   it must forget the module it was loaded into.
+%   it must forget the module it was loaded into, and the goals it ran
+%   with initialization(Goal, now) or registered for restore_state:
+%   SWI-Prolog keeps those (system:'$init_goal'/3, for saved states) until
+%   the source itself is destroyed, which unload_file/1 does not do. Each
+%   tabled predicate is one (:- table runs '$wrap_tabled' now), and each
+%   names the session's module: kept, they cost about 15 KB a session and
+%   made every later load slower.
 unload_source(Id) :-
     catch(unload_file(Id), _, true),
+    retractall(system:'$init_goal'(_, _, Id:_)),
     retractall(system:'$load_context_module'(Id, _, _)).
 
 %   must_be_time_limit(+Seconds): a request's time limit, more than 0.

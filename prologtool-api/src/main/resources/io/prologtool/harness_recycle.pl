@@ -17,9 +17,11 @@
     threads (the harness's watchdog apart), streams, operators, the
     global flags, global variables, flag/3 keys and recorded keys, the
     clauses of user, the working directory, the harness's per-session
-    stores, message queues, mutexes, foreign libraries, and whether the
-    environment was changed (setenv/2, unsetenv/1). Source ids that a closed session handed back (free_source/1)
-    and the harness's own '$pt_...' globals are not state a session sees.
+    stores, message queues, mutexes, foreign libraries, the goals that
+    session sources left for saved states, and whether the environment
+    was changed (setenv/2, unsetenv/1). Source ids that a closed session
+    handed back (free_source/1) and the harness's own '$pt_...' globals
+    are not state a session sees.
 */
 
 :- dynamic
@@ -76,7 +78,8 @@ fingerprint([ sessions-Sessions, sources-Sources, modules-Modules,
               flags-Flags, globals-Globals, flag_keys-FlagKeys,
               record_keys-RecordKeys, user_clauses-UserClauses,
               directory-Dir, session_stores-Stores, queues-Queues,
-              mutexes-Mutexes, foreign-Foreign, environment-Env ]) :-
+              mutexes-Mutexes, foreign-Foreign, init_goals-InitGoals,
+              environment-Env ]) :-
     findall(M, session(M, _), Sessions0), sort(Sessions0, Sessions),
     findall(Id, loaded_source(_, Id, _), Sources0), sort(Sources0, Sources),
     findall(M, ( current_module(M), session_visible_module(M) ), Modules0),
@@ -101,7 +104,17 @@ fingerprint([ sessions-Sessions, sources-Sources, modules-Modules,
                  \+ harness_flag_key(X) ), Mutexes0),
     msort(Mutexes0, Mutexes),
     findall(F, current_foreign_library(F, _), Foreign0), msort(Foreign0, Foreign),
+    aggregate_all(count, session_init_goal, InitGoals),
     ( environment_changed -> Env = changed ; Env = as_started ).
+
+%   A goal that session code ran with initialization(Goal, now) (each
+%   :- table does) or registered for restore_state: SWI-Prolog keeps it
+%   for saved states until the harness forgets it with the source
+%   (unload_source/1).
+session_init_goal :-
+    clause(system:'$init_goal'(_, _, Source:_), true),
+    atom(Source),
+    sub_atom(Source, 0, _, _, 'prologtool://').
 
 %   A queue's or mutex's alias, or `anonymous`: their handles differ from
 %   run to run, their number does not.

@@ -274,6 +274,38 @@ class ProcessBackendTest {
         }
     }
 
+    /**
+     * Each {@code :- table} and {@code :- initialization(G, now)} leaves a goal that SWI-Prolog keeps for
+     * saved states until the source is forgotten; the harness forgets it when the session closes (they
+     * once stayed, about 15 KB a session, and slowed every later load). The recycle check counts them,
+     * so a child that kept one would end instead of serving again.
+     */
+    @Test
+    void aChildWhoseSessionTabledPredicatesServesAgain() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).build()) {
+            awaitChildren(backend, 1);
+            long pid = -1;
+            for (int i = 1; i <= 3; i++) {
+                try (PrologSession s = backend.open()) {
+                    if (pid == -1) {
+                        pid = childPid(s);
+                    }
+                    assertThat(childPid(s)).as("session %d runs on the first session's child", i).isEqualTo(pid);
+                    assertThat(s.consult(":- table path/2.\nedge(a, b). edge(b, a).\n"
+                            + "path(X, Y) :- edge(X, Y).\npath(X, Y) :- path(X, Z), edge(Z, Y).\n"
+                            + ":- initialization(nb_setval(started, yes), now).\n").messages()).isEmpty();
+                    assertThat(s.goal("findall(Y, path(a, Y), Ys), msort(Ys, [a, b])").run().succeeded()).isTrue();
+                }
+                long deadline = System.nanoTime() + SANE.toNanos();
+                while (backend.recycledChildren() < i && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertThat(backend.recycledChildren()).as("the child went back to the pool clean after session %d", i)
+                        .isEqualTo(i);
+            }
+        }
+    }
+
     @Test
     void sessionsOpenedOneAfterAnotherRunOnTheSameFewChildren() throws Exception {
         try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
