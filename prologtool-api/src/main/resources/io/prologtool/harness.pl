@@ -664,7 +664,7 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
                       TimeLimit,
                       setup_call_cleanup(
                           nb_setval('$pt_loading', M),
-                          load_files(M:Id, [stream(In), silent(true)|Sandbox]),
+                          load_files(M:Id, [stream(In), silent(true), modified(0.0)|Sandbox]),
                           nb_setval('$pt_loading', []))),
                   E, load_exception(E)),
             MaxOut, Output, Cut),

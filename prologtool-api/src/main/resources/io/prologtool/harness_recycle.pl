@@ -154,11 +154,22 @@ stream_fingerprint(S, Id) :-
         Id = stream(Type, Mode)
     ).
 
-%   Flags that change by themselves or per request.
-volatile_flag(F) :-
-    memberchk(F, [ stack_limit, table_space, shared_table_space, last_call_optimisation,
-                   agc_margin, cpu_count, threads, max_tagged_integer, min_tagged_integer,
-                   access_level, debug, generate_debug_info, optimise, tty_control ]).
+%   Flags that change by themselves or per request (facts, so that the
+%   test of each of the 150-odd flags is one indexed lookup).
+volatile_flag(stack_limit).
+volatile_flag(table_space).
+volatile_flag(shared_table_space).
+volatile_flag(last_call_optimisation).
+volatile_flag(agc_margin).
+volatile_flag(cpu_count).
+volatile_flag(threads).
+volatile_flag(max_tagged_integer).
+volatile_flag(min_tagged_integer).
+volatile_flag(access_level).
+volatile_flag(debug).
+volatile_flag(generate_debug_info).
+volatile_flag(optimise).
+volatile_flag(tty_control).
 
 %   The harness's own globals, and SWI-Prolog's ('$...' and '__...').
 harness_global(K) :-

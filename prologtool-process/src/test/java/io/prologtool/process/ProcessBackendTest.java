@@ -307,6 +307,46 @@ class ProcessBackendTest {
     }
 
     @Test
+    void theChildThatServedLastIsGivenOutFirst() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
+            awaitChildren(backend, 2);
+            long first;
+            try (PrologSession s = backend.open()) {
+                first = childPid(s);
+            }
+            long deadline = System.nanoTime() + SANE.toNanos();
+            while (backend.recycledChildren() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(backend.recycledChildren()).isEqualTo(1);
+            // the other child has waited in the pool all along; the one that served goes before it
+            try (PrologSession s = backend.open()) {
+                assertThat(childPid(s)).as("the child of the session closed last").isEqualTo(first);
+            }
+        }
+    }
+
+    @Test
+    void aSessionOpenedRightAfterACloseWaitsForThatChildsCheck() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
+            awaitChildren(backend, 2);
+            long previous = -1;
+            int sameAsBefore = 0;
+            for (int i = 0; i < 40; i++) {
+                try (PrologSession s = backend.open()) {
+                    long pid = childPid(s);
+                    sameAsBefore += pid == previous ? 1 : 0;
+                    previous = pid;
+                }
+            }
+            // without the wait, a session opened while the last child is being checked takes the other
+            // pooled child, and back-to-back sessions alternate between the two
+            assertThat(sameAsBefore).as("sessions that ran on the child of the session before them, of 40")
+                    .isPositive();
+        }
+    }
+
+    @Test
     void sessionsOpenedOneAfterAnotherRunOnTheSameFewChildren() throws Exception {
         try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
             awaitChildren(backend, 2);
