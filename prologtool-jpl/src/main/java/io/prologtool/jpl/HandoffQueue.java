@@ -1,8 +1,9 @@
 package io.prologtool.jpl;
 
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The bounded FIFO queue between the callers of the {@link JplRuntime} and its worker threads.
@@ -13,11 +14,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that has just finished a call polls for a moment (see {@link #take}) and takes the next call itself.
  * Waking a second worker only for it to find the call gone cost about 30 us per call on two cores.
  *
- * <p>No call is left waiting while workers sleep: a worker leaves the polling count before it looks at
- * the queue for the last time, and an offer adds the call before it reads the polling count, so
- * either that last look finds the call or the offer sees no poller and releases a wake-up (a
- * semaphore: a wake-up given before the worker blocks is not lost). A worker that takes a call while
- * others wait wakes one more worker, so calls offered while a worker polled are not left to that one.
+ * <p>The worker woken is the one that parked last: it served the call before, so its thread, its
+ * engine and its executor are the warmest in the CPU caches (with the oldest first, a single caller's
+ * calls went round all eight workers and their executors).
+ *
+ * <p>No call is left waiting while workers sleep: a worker leaves the polling count and puts itself
+ * on the stack of parked workers before it looks at the queue for the last time, and an offer adds
+ * the call before it reads the polling count and the stack, so either that last look finds the call
+ * or the offer wakes a parked worker (a wake-up given before the worker parks is not lost:
+ * {@link LockSupport#unpark} leaves a permit). A worker that takes a call while others wait wakes one
+ * more worker, so calls offered while a worker polled are not left to that one.
  *
  * @param <T> what is queued
  */
@@ -27,13 +33,8 @@ final class HandoffQueue<T> {
     private final ConcurrentLinkedQueue<T> items = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicInteger polling = new AtomicInteger();
-    /**
-     * Wake-ups for blocked workers. Some may be spare (a worker then finds nothing and blocks again); at
-     * most {@link #MAX_WAKEUPS} are kept, more than there are workers, so that a long busy spell in which
-     * no worker blocks cannot pile them up.
-     */
-    private final Semaphore wakeups = new Semaphore(0);
-    private static final int MAX_WAKEUPS = 16;
+    /** Workers parked or about to park, the last to park first. */
+    private final ConcurrentLinkedDeque<Thread> parked = new ConcurrentLinkedDeque<>();
 
     HandoffQueue(int capacity) {
         if (capacity < 1) {
@@ -55,9 +56,11 @@ final class HandoffQueue<T> {
         return true;
     }
 
+    /** Wakes the worker that parked last, if one is parked. */
     private void wakeOne() {
-        if (wakeups.availablePermits() < MAX_WAKEUPS) {
-            wakeups.release();
+        Thread t = parked.pollFirst();
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 
@@ -112,12 +115,20 @@ final class HandoffQueue<T> {
                 polling.decrementAndGet();
             }
         }
+        Thread me = Thread.currentThread();
         while (true) {
+            parked.addFirst(me);
             item = poll();
             if (item != null) {
+                parked.removeFirstOccurrence(me);
                 return took(item);
             }
-            wakeups.acquire();
+            LockSupport.park(this);
+            // woken by an offer (which took this thread off the stack), spuriously, or interrupted
+            parked.removeFirstOccurrence(me);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
         }
     }
 }

@@ -61,6 +61,49 @@ class HandoffQueueTest {
         assertThat(got).containsExactly("x");
     }
 
+    /**
+     * The worker that parked last served the call before it and is the warmest: an offer wakes it, not
+     * the one that has slept longest.
+     */
+    @Test
+    void theTakerThatParkedLastIsWokenFirst() throws Exception {
+        HandoffQueue<String> q = new HandoffQueue<>(10);
+        List<String> got = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> takers = new ArrayList<>();
+        for (String name : List.of("first", "second", "third")) {
+            Thread t = new Thread(() -> {
+                try {
+                    q.take(0);
+                    got.add(name);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, name);
+            t.setDaemon(true);
+            t.start();
+            awaitParked(t);
+            takers.add(t);
+        }
+        q.offer("x");
+        takers.get(2).join(5_000);
+        assertThat(got).containsExactly("third");
+        q.offer("y");
+        takers.get(1).join(5_000);
+        assertThat(got).containsExactly("third", "second");
+        takers.get(0).interrupt();
+        takers.get(0).join(5_000);
+        assertThat(takers.get(0).isAlive()).isFalse();
+        assertThat(got).containsExactly("third", "second");
+    }
+
+    private static void awaitParked(Thread t) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (t.getState() != Thread.State.WAITING) {
+            assertThat(System.nanoTime() < until).as("%s parks", t.getName()).isTrue();
+            Thread.sleep(1);
+        }
+    }
+
     @Test
     void aParkedTakerCanBeInterrupted() throws Exception {
         HandoffQueue<String> q = new HandoffQueue<>(10);
