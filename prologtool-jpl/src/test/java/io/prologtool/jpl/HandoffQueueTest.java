@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,7 +69,7 @@ class HandoffQueueTest {
     @Test
     void theTakerThatParkedLastIsWokenFirst() throws Exception {
         HandoffQueue<String> q = new HandoffQueue<>(10);
-        List<String> got = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> got = Collections.synchronizedList(new ArrayList<>());
         List<Thread> takers = new ArrayList<>();
         for (String name : List.of("first", "second", "third")) {
             Thread t = new Thread(() -> {
