@@ -71,7 +71,8 @@ preloaded_library(error).
     halt_allowed/0,             % ... except by the harness itself
     threaded/0,                 % requests run on several threads at once
     session_busy/2,             % Module, Thread running a request of it
-    pending_close/1.            % Module to close once its request ends
+    pending_close/1,            % Module to close once its request ends
+    closed_module/2.            % Module of a closed session, Threads still running in it
 :- thread_local
     collected/1.                % diagnostics of the running consult
 
@@ -215,7 +216,8 @@ handle_request_(Text, ReplyText) :-
 %   may let a deferred close run now).
 end_of_request :-
     save_session_globals,               % harness_guard.pl
-    release_sessions.
+    release_sessions,
+    release_closed_modules.
 
 %   no_depth_limit: lift any depth limit left on this thread. A time
 %   limit that strikes while call_with_depth_limit/3 restores the limit
@@ -438,7 +440,7 @@ must_have(Key, Dict, Value) :-
 request(ping, _, [pong= @(true)]).
 request(open, Req, [module=M]) :-
     session_module(Req, M),
-    (   session(M, _)
+    (   ( session(M, _) ; closed_module(M, _) )
     ->  throw(error(permission_error(open, session, M), _))
     ;   true
     ),
@@ -573,9 +575,40 @@ refused_halt_error(Goal,
                    error(permission_error(call, halt, Goal),
                          context(halt/0, 'halt/0,1 and abort/0 are not permitted inside a prologtool session'))).
 
+%   close_session(+M): stop what the session left running, then take
+%   it apart. A cursor or thread that does not end when asked (it spins
+%   in a cleanup handler, where signals are blocked) still runs the
+%   session's code: its module and clauses must outlive it, or the
+%   thread runs on in freed memory (a crash, and on the in-process
+%   backend the crash of the JVM). Then the session ends at once (no
+%   request reaches it any more) and its module is taken apart once the
+%   last of those threads has ended (release_closed_modules/0).
 close_session(M) :-
-    stop_session_cursors(M),            % harness_cursor.pl
-    stop_session_threads(M),            % harness_guard.pl
+    stop_session_cursors(M, StuckCursors),      % harness_cursor.pl
+    stop_session_threads(M, StuckThreads),      % harness_guard.pl
+    append(StuckCursors, StuckThreads, Stuck),
+    (   Stuck == []
+    ->  take_apart_session(M)
+    ;   retractall(session(M, _)),
+        assertz(closed_module(M, Stuck))
+    ).
+
+%   release_closed_modules: take apart the modules of closed sessions
+%   whose last thread has ended. Run after every request, on whichever
+%   thread served it (the thread that closed the session may never serve
+%   again).
+release_closed_modules :-
+    (   closed_module(_, _)
+    ->  forall(( closed_module(M, Threads),
+                 \+ ( member(T, Threads), thread_running(T) ) ),
+               (   retract(closed_module(M, Threads))
+               ->  catch(take_apart_session(M), E, print_message(warning, E))
+               ;   true                 % another thread took it
+               ))
+    ;   true
+    ).
+
+take_apart_session(M) :-
     forget_session_units(M),            % harness_plunit.pl
     % a text that loaded no clause (only syntax errors) left no source to
     % unload: unload_file/1 then raises (prologtool:// is no IRI scheme)

@@ -127,9 +127,12 @@ cursor_forget(M, Id) :-
 cursor_wait_ended(Thread, Tries) :-
     ignore(thread_ended_within(Thread, Tries)).         % harness_guard.pl
 
-%   Called by close_session/1.
-stop_session_cursors(M) :-
-    forall(cursor(M, Id, _, _, _), cursor_stop(M, Id)).
+%   Called by close_session/1: Stuck are the threads of cursors that did
+%   not end within their second (the module must outlive them).
+stop_session_cursors(M, Stuck) :-
+    findall(Thread, cursor(M, _, Thread, _, _), Threads),
+    forall(cursor(M, Id, _, _, _), cursor_stop(M, Id)),
+    include(thread_running, Threads, Stuck).    % harness.pl
 
                  /*******************************
                  *       THE CURSOR'S THREAD    *

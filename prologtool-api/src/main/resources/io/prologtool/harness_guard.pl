@@ -916,24 +916,24 @@ session_thread_signal(Thread, M:Goal) :-
                'a session may signal only the threads it created')
     ).
 
-%!  stop_session_threads(+Module) is det.
+%!  stop_session_threads(+Module, -Stuck) is det.
 %
 %   Stop every thread session Module created and wait for it to end (at
 %   most about a second each); a thread that will not end (it blocks
-%   signals) is detached and reported, never left to run in a module
-%   that is about to be destroyed: the caller keeps the module then.
-stop_session_threads(M) :-
-    forall(retract(session_thread_(M, Id)), stop_thread(Id)).
+%   signals) is detached and returned in Stuck, never left to run in a
+%   module that is about to be destroyed: the caller keeps the module
+%   then (close_session/1).
+stop_session_threads(M, Stuck) :-
+    findall(Id, retract(session_thread_(M, Id)), Ids),
+    maplist(stop_thread, Ids),
+    include(thread_running, Ids, Stuck).        % harness.pl
 
 stop_thread(Id) :-
     catch(system:thread_signal(Id, abort), _, true),
     (   thread_ended_within(Id, 100)
     ->  catch(thread_join(Id, _), _, true)
-    ;   catch(thread_detach(Id), _, true),
-        assertz(stuck_thread(Id))
+    ;   catch(thread_detach(Id), _, true)
     ).
-
-:- dynamic stuck_thread/1.
 
 thread_ended_within(Id, Tries) :-
     (   \+ catch(thread_property(Id, status(running)), _, fail)

@@ -202,5 +202,6 @@ session_store_entry(S) :-
     ;   session_thread_(M, T), S = thread(M, T)
     ;   test_source(M, _, _), S = test_source(M)
     ;   pending_close(M), S = pending_close(M)
+    ;   closed_module(M, _), S = closed_module(M)
     ;   check_finding(M, _, _, _, _), S = check_finding(M)
     ).

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -160,6 +161,42 @@ public final class HostileCode {
                 fail(name, e.toString());
             }
         }
+        // A thread or a cursor that spins in a cleanup handler (signals blocked) for longer than the close
+        // waits for it: the session ends, and its code stays in place until the thread is done with it
+        // (taken apart under it, the thread would run on in freed memory: a crash of the process).
+        for (boolean cursor : new boolean[]{false, true}) {
+            String name = (cursor ? "a cursor" : "an allowed thread") + " spinning in a cleanup handler past the close";
+            try (PrologSession sibling = sibling()) {
+                PrologSession s = backend.open(SessionOptions.builder().allowThreads(true).build());
+                s.consult(OWN_PROGRAM + "spin(S) :- get_time(T0), repeat, get_time(T), T - T0 > S, !.\n");
+                if (cursor) {
+                    int found = s.query("setup_call_cleanup(true, member(X, [1, 2]), spin(2.5))").next(1).size();
+                    check(name, found == 1, "the cursor found " + found + " answers");
+                } else {
+                    GoalResult r = s.goal("thread_create(setup_call_cleanup(true, true, spin(2.5)), _, [])").run();
+                    check(name, r.outcome() == Outcome.SUCCESS, "thread_create gave " + describe(r));
+                }
+                s.close();
+                sleepMillis(3_000); // the thread ends, in the code it was left with
+                siblingUntouched(name, sibling);
+                try (PrologSession after = backend.open()) {
+                    after.consult(OWN_PROGRAM);
+                    answersOwnProgram(name, after);
+                }
+                pass(name);
+            } catch (RuntimeException e) {
+                fail(name, e.toString());
+            }
+        }
+    }
+
+    private static void sleepMillis(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /** halt in every disguise is refused; the process (and the JVM around it) lives. */
@@ -243,6 +280,60 @@ public final class HostileCode {
             fail(name, e.toString());
         } finally {
             stuck.forEach(PrologSession::close);
+            pool.shutdownNow();
+        }
+        stubbornCloses();
+    }
+
+    /**
+     * Nine sessions, each with a cursor and a thread that spin in cleanup handlers past what a close waits
+     * for, close at once. Every close comes back, and once the spinning is over eight goals run at the
+     * same time: no close kept an engine (or a child) for itself.
+     */
+    private void stubbornCloses() throws Exception {
+        String name = "nine sessions closed at once while their cursors and threads ignore the stop";
+        ExecutorService pool = Executors.newFixedThreadPool(9);
+        try {
+            List<PrologSession> stubborn = new ArrayList<>();
+            for (int i = 0; i < 9; i++) {
+                PrologSession s = backend.open(SessionOptions.builder().allowThreads(true).build());
+                stubborn.add(s);
+                s.consult("spin(S) :- get_time(T0), repeat, get_time(T), T - T0 > S, !.\n");
+                GoalResult r = s.goal("thread_create(setup_call_cleanup(true, true, spin(3)), _, [])").run();
+                check(name, r.outcome() == Outcome.SUCCESS, "thread_create gave " + describe(r));
+                int found = s.query("setup_call_cleanup(true, member(X, [1, 2]), spin(1.5))").next(1).size();
+                check(name, found == 1, "the cursor found " + found + " answers");
+            }
+            List<Future<?>> closes = new ArrayList<>();
+            long start = System.nanoTime();
+            for (PrologSession s : stubborn) {
+                closes.add(pool.submit(s::close));
+            }
+            for (Future<?> f : closes) {
+                f.get(ROOMY.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            System.out.println("nine stubborn sessions closed in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+            sleepMillis(4_000); // the spinning ends
+            List<PrologSession> eight = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                eight.add(backend.open());
+            }
+            List<Future<GoalResult>> sleeps = new ArrayList<>();
+            long t0 = System.nanoTime();
+            for (PrologSession s : eight) {
+                sleeps.add(pool.submit(() -> s.goal("sleep(1)").run()));
+            }
+            for (Future<GoalResult> f : sleeps) {
+                GoalResult r = f.get(ROOMY.toMillis(), TimeUnit.MILLISECONDS);
+                check(name, r.outcome() == Outcome.SUCCESS, "sleep(1) gave " + describe(r));
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            eight.forEach(PrologSession::close);
+            check(name, ms < 1_900, "eight sleep(1) goals took " + ms + " ms: not all at once");
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        } finally {
             pool.shutdownNow();
         }
     }
