@@ -134,8 +134,9 @@ source_finding(M, Source, finding(Line, Caller, Callee)) :-
     catch(clause(M:Head, Body, Ref), _, fail),
     Body \== true,                      % a fact calls nothing: the cheap test first
     clause_property(Ref, source(Source)),
-    ( clause_property(Ref, line_count(Line)) -> true ; Line = 0 ),
     findall(Callee, undefined_call(M, Body, [], Callee), Callees0),
+    Callees0 \== [],                    % the usual case: no line to look up
+    ( clause_property(Ref, line_count(Line)) -> true ; Line = 0 ),
     sort(Callees0, Callees),
     member(Callee, Callees).
 

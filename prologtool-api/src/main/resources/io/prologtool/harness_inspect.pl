@@ -61,8 +61,8 @@ user_predicate(M, Head) :-
     ;   functor(Head, Name, Arity),
         current_predicate(M:Name/Arity)
     ),
-    \+ predicate_property(M:Head, imported_from(_)),
-    \+ sub_atom(Name, 0, _, _, $).
+    \+ sub_atom(Name, 0, _, _, $),     % the cheap test first: tabling adds a '$wrap$' per predicate
+    \+ predicate_property(M:Head, imported_from(_)).
 
 predicate_type(MHead, Type) :-
     (   predicate_property(MHead, (dynamic))

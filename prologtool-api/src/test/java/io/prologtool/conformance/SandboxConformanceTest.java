@@ -255,6 +255,29 @@ public abstract class SandboxConformanceTest extends BackendFixture {
     }
 
     @Test
+    void isolationLooksIntoEveryArgumentAndOnlyIntoTerms() {
+        try (PrologSession plain = backend.open()) {
+            for (String goal : List.of("findall(X, (member(X, [1]) ; [a, f(VICTIM:secret(X))] = _), _)",
+                    "forall(member(G, [true]), (G, run_tests))",
+                    "call((true, (fail ; create_prolog_flag(pt_hostile, 1, []))))",
+                    "X = g(h, [i, j(set_prolog_flag(gc, false))]), call(X)")) {
+                GoalResult r = plain.goal(withVictim(goal)).run();
+                assertThat(r.error().map(e -> e.kind())).as(goal).contains("sandbox_violation");
+            }
+            ConsultResult c = plain.consult(withVictim("""
+                    ok(G) :- call(G).
+                    fine(X) :- X = [a, [b, [c, d:e]]].
+                    deep(X) :- X = [a, [b, [c, VICTIM:secret(1)]]].
+                    later(X) :- length(L, 2), nth1(2, L, X), call(X).
+                    """));
+            assertThat(c.errors()).extracting(Diagnostic::line).containsExactly(3);
+            // variables are not taken for the names a violation looks for
+            assertThat(plain.goal("ok(true), fine(F), later(true)").run().outcome()).isEqualTo(Outcome.SUCCESS);
+        }
+        assertNoEffect();
+    }
+
+    @Test
     void allowSideEffectsFalseChecksOneGoalOfAPlainSession() {
         GoalResult r = session.goal("shell('touch /tmp/pt-hostile-10')").allowSideEffects(false).run();
         assertThat(r.error().orElseThrow().kind()).isEqualTo("sandbox_violation");

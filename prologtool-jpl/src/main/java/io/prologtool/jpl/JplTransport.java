@@ -32,7 +32,6 @@ final class JplTransport implements HarnessTransport {
 
     /** How much longer than its caller a worker waits for a reply before it abandons the executor. */
     private static final Duration ABANDON_MARGIN = Duration.ofMillis(500);
-    private static final Duration CLOSE_BUDGET = Duration.ofSeconds(30);
     /** Interrupts come this long after a Prolog-side time limit at the earliest and at the latest. */
     private static final Duration MIN_INTERRUPT_MARGIN = Duration.ofMillis(100);
     private static final Duration MAX_INTERRUPT_MARGIN = Duration.ofSeconds(1);
@@ -57,7 +56,8 @@ final class JplTransport implements HarnessTransport {
         long id = nextId.getAndIncrement();
         request.put("id", id);
         String text = bmpOnly(write(request));
-        boolean close = "close".equals(request.path("op").asText());
+        String op = request.path("op").asText();
+        boolean close = "close".equals(op);
         if (close && !unfinished.isEmpty()) {
             closeWhenAllFinished(text, List.copyOf(unfinished));
             return deferredClose(id);
@@ -65,7 +65,9 @@ final class JplTransport implements HarnessTransport {
         if (!close) {
             awaitEarlierCalls(timeout);
         }
-        JplRuntime.Call call = runtime.submit(text, firstInterrupt(request, timeout), timeout.plus(ABANDON_MARGIN));
+        // open and close run no user code and end by themselves: on the worker's own engine
+        JplRuntime.Call call = close || "open".equals(op) ? runtime.submitOnWorker(text)
+                : runtime.submit(text, firstInterrupt(request, timeout), timeout.plus(ABANDON_MARGIN));
         unfinished.add(call);
         call.whenFinished(() -> unfinished.remove(call));
         try {
@@ -109,7 +111,7 @@ final class JplTransport implements HarnessTransport {
         for (JplRuntime.Call c : running) {
             c.whenFinished(() -> {
                 if (left.decrementAndGet() == 0) {
-                    runtime.submit(closeText, null, CLOSE_BUDGET);
+                    runtime.submitOnWorker(closeText);
                 }
             });
         }

@@ -82,6 +82,8 @@ public final class TemplateFormalizer implements Formalizer {
     private static final Pattern SENTENCE_BREAK = Pattern.compile("(?<=\\.)\\s+");
     /** What an atom cannot hold: a run of anything but lower-case letters and digits. */
     private static final Pattern NOT_ATOM = Pattern.compile("[^a-z0-9]+");
+    /** Compiled once: String.split compiles a pattern of more than one character on every call. */
+    private static final Pattern AND = Pattern.compile(" and ", Pattern.LITERAL);
 
     /**
      * Names of SWI-Prolog built-ins and library predicates (arity 1 or 2) that an English word could
@@ -187,7 +189,12 @@ public final class TemplateFormalizer implements Formalizer {
         }
 
         String positive() {
-            return pred + "(" + args.stream().map(a -> a == null ? "X" : a).collect(Collectors.joining(", ")) + ")";
+            StringBuilder sb = new StringBuilder(pred.length() + 16).append(pred).append('(');
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                sb.append(i == 0 ? "" : ", ").append(a == null ? "X" : a);
+            }
+            return sb.append(')').toString();
         }
     }
 
@@ -225,12 +232,13 @@ public final class TemplateFormalizer implements Formalizer {
 
         private List<Literal> conditions(String sentence, String text) {
             List<Literal> body = new ArrayList<>();
-            for (String part : text.split(" and ")) {
+            for (String part : AND.split(text)) {
                 Matcher vo = VERB_OBJECT.matcher(part);
-                Matcher w = IS_WORD.matcher(part);
+                Matcher w;
                 if (vo.matches()) {
                     body.add(new Literal(verb(vo.group(1)), relationArgs(vo.group(2)), false));
-                } else if (w.matches() && (part.startsWith("is ") || part.startsWith("are ") || !body.isEmpty())) {
+                } else if ((w = IS_WORD.matcher(part)).matches()
+                        && (part.startsWith("is ") || part.startsWith("are ") || !body.isEmpty())) {
                     body.add(new Literal(attribute(w.group(2)), single(), w.group(1) != null));
                 } else {
                     throw unsupported(sentence, "the condition '" + part + "'");
@@ -241,10 +249,10 @@ public final class TemplateFormalizer implements Formalizer {
 
         private Literal conclusion(String sentence, String text) {
             Matcher vo = VERB_OBJECT.matcher(text);
-            Matcher w = IS_WORD.matcher(text);
             if (vo.matches()) {
                 return new Literal(verb(vo.group(1)), relationArgs(vo.group(2)), false);
             }
+            Matcher w = IS_WORD.matcher(text);
             if (w.matches() && (text.startsWith("is ") || text.startsWith("are "))) {
                 if (w.group(1) != null) {
                     throw unsupported(sentence, "a negated conclusion");
@@ -366,11 +374,24 @@ public final class TemplateFormalizer implements Formalizer {
     }
 
     private static String atom(String words) {
-        String a = NOT_ATOM.matcher(words.strip().toLowerCase(Locale.ROOT)).replaceAll("_");
+        String lower = words.strip().toLowerCase(Locale.ROOT);
+        // most words are atoms already: the replacement (a matcher and a copy) only when one is not
+        String a = isAtomText(lower) ? lower : NOT_ATOM.matcher(lower).replaceAll("_");
         if (a.isEmpty() || !Character.isLetter(a.charAt(0))) {
             throw new IllegalArgumentException("cannot make an atom of \"" + words + "\"");
         }
         return a;
+    }
+
+    /** Only letters a-z and digits: what {@link #NOT_ATOM} would leave as it is. */
+    private static boolean isAtomText(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if ((c < 'a' || c > 'z') && (c < '0' || c > '9')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static IllegalArgumentException unsupported(String sentence, String what) {

@@ -49,6 +49,14 @@ public interface JplBridge {
      */
     String request(String module, long ticket, double budgetSeconds, String requestText);
 
+    /**
+     * {@code Module:request_here(RequestText, Reply)}: the reply text of a request run on this thread's
+     * own engine.
+     *
+     * @throws JplCallException when Prolog raised or JPL failed
+     */
+    String requestHere(String module, String requestText);
+
     /** {@code Module:Predicate(Ticket)}, ignoring failure and errors. */
     void callQuietly(String module, String predicate, long ticket);
 

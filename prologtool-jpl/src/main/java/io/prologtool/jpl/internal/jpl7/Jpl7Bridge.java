@@ -65,6 +65,11 @@ public final class Jpl7Bridge implements JplBridge {
                 new Compound("request", new Term[]{
                         new org.jpl7.Integer(ticket), new org.jpl7.Float(budgetSeconds),
                         new Atom(requestText), new Variable("Reply")})}));
+        return reply(q);
+    }
+
+    /** The text bound to {@code Reply} by the one solution of {@code q}. */
+    private static String reply(Query q) {
         return run(q, query -> {
             Map<String, Term> solution = query.oneSolution();
             Term reply = solution == null ? null : solution.get("Reply");
@@ -73,6 +78,12 @@ public final class Jpl7Bridge implements JplBridge {
             }
             return reply.name();
         });
+    }
+
+    @Override
+    public String requestHere(String module, String requestText) {
+        return reply(new Query(new Compound(":", new Term[]{new Atom(module),
+                new Compound("request_here", new Term[]{new Atom(requestText), new Variable("Reply")})})));
     }
 
     @Override
