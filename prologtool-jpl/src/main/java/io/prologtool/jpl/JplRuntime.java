@@ -50,9 +50,9 @@ import java.util.function.BooleanSupplier;
  * Prolog thread that the harness entry creates with a large C stack (SWI-Prolog's C code recurses on
  * nested terms, and a JVM cannot survive a C-stack overflow), and waits at most the call's budget. An
  * executor that has not answered by then is abandoned: the worker answers the call itself (a timeout)
- * and takes a new executor, so a goal that ignores every limit never keeps an engine. The exception are
+ * and takes a new executor, so a goal that ignores every limit never keeps an engine. The exceptions are
  * requests that run no user code and end within a bound of their own (a session's open and close, see
- * {@link #submit}): a worker runs those on its own engine, which spares the two thread switches to the
+ * {@link #submitOnWorker}): a worker runs those on its own engine, which spares the two thread switches to the
  * executor and back (each a wake-up of a blocked thread, 40-50 us on two cores).
  *
  * <p>Limits. A request that overruns its Prolog-side time limit is interrupted again from the control
