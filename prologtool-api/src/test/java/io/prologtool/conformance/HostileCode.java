@@ -16,9 +16,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -58,6 +60,8 @@ public final class HostileCode {
             "\\+ current_predicate(attacker_mark/0)");
 
     /** The time limit of an attack that is about its time limit. */
+    /** spin(S): busy for S seconds, making inferences (a cleanup handler that will not stop when asked). */
+    private static final String SPIN = "spin(S) :- get_time(T0), repeat, get_time(T), T - T0 > S, !.\n";
     private static final Duration LIMIT = Duration.ofSeconds(1);
     /** The time limit of an attack that is not: long enough that a loaded machine never turns it into a timeout. */
     private static final Duration ROOMY = Duration.ofSeconds(15);
@@ -168,7 +172,7 @@ public final class HostileCode {
             String name = (cursor ? "a cursor" : "an allowed thread") + " spinning in a cleanup handler past the close";
             try (PrologSession sibling = sibling()) {
                 PrologSession s = backend.open(SessionOptions.builder().allowThreads(true).build());
-                s.consult(OWN_PROGRAM + "spin(S) :- get_time(T0), repeat, get_time(T), T - T0 > S, !.\n");
+                s.consult(OWN_PROGRAM + SPIN);
                 if (cursor) {
                     int found = s.query("setup_call_cleanup(true, member(X, [1, 2]), spin(2.5))").next(1).size();
                     check(name, found == 1, "the cursor found " + found + " answers");
@@ -290,7 +294,7 @@ public final class HostileCode {
      * for, close at once. Every close comes back, and once the spinning is over eight goals run at the
      * same time: no close kept an engine (or a child) for itself.
      */
-    private void stubbornCloses() throws Exception {
+    private void stubbornCloses() throws InterruptedException {
         String name = "nine sessions closed at once while their cursors and threads ignore the stop";
         ExecutorService pool = Executors.newFixedThreadPool(9);
         try {
@@ -298,7 +302,7 @@ public final class HostileCode {
             for (int i = 0; i < 9; i++) {
                 PrologSession s = backend.open(SessionOptions.builder().allowThreads(true).build());
                 stubborn.add(s);
-                s.consult("spin(S) :- get_time(T0), repeat, get_time(T), T - T0 > S, !.\n");
+                s.consult(SPIN);
                 GoalResult r = s.goal("thread_create(setup_call_cleanup(true, true, spin(3)), _, [])").run();
                 check(name, r.outcome() == Outcome.SUCCESS, "thread_create gave " + describe(r));
                 int found = s.query("setup_call_cleanup(true, member(X, [1, 2]), spin(1.5))").next(1).size();
@@ -331,7 +335,7 @@ public final class HostileCode {
             eight.forEach(PrologSession::close);
             check(name, ms < 1_900, "eight sleep(1) goals took " + ms + " ms: not all at once");
             pass(name);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | ExecutionException | TimeoutException e) {
             fail(name, e.toString());
         } finally {
             pool.shutdownNow();
