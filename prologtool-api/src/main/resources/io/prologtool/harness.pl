@@ -161,7 +161,27 @@ serve_loop(In, Out) :-
         write(Out, Reply),
         nl(Out),
         flush_output(Out),
+        recycle_after(Out),
         serve_loop(In, Out)
+    ).
+
+%   recycle_after(+Out): when the request just answered carried
+%   recycle_after:Id (the process backend sends it with the close of a
+%   session whose child may serve again), run the recycle request
+%   (harness_recycle.pl) now and write its reply, with that Id, as a
+%   second line. The backend would otherwise send it once the close
+%   reply is in: this way the check runs while that reply travels, and
+%   the child is not woken again for it.
+recycle_after(Out) :-
+    (   nb_current('$pt_recycle_after', Id),
+        integer(Id)
+    ->  nb_setval('$pt_recycle_after', []),
+        format(string(Request), '{"id":~d,"op":"recycle"}', [Id]),
+        handle_request(Request, Reply),
+        write(Out, Reply),
+        nl(Out),
+        flush_output(Out)
+    ;   true
     ).
 
 %   poll_briefly(+In): look for the next request for up to 150 us before
@@ -203,6 +223,11 @@ handle_request_(Text, ReplyText) :-
     record_fresh_fingerprint,           % harness_recycle.pl
     (   read_request(Text, Req)
     ->  ( get_dict(id, Req, Id) -> true ; Id = @(null) ),
+        (   get_dict(recycle_after, Req, After),
+            integer(After)
+        ->  nb_setval('$pt_recycle_after', After)       % serve_loop/2 runs it
+        ;   true
+        ),
         catch(dispatch(Req, Pairs), Error, error_pairs(Error, Pairs)),
         catch(reply_text([id=Id|Pairs], ReplyText), WriteError,
               ( error_pairs(WriteError, EPairs),

@@ -43,8 +43,6 @@
 
 :- dynamic
     check_finding/5.            % Module, MessageSeq, Callee PI, Caller PI, SourceId
-:- thread_local
-    class_memo/4.               % Module, Name, Arity, Class: during one check
 
 %!  static_check_wanted(+M, +Req) is semidet.
 %
@@ -82,10 +80,7 @@ static_check(M, Source, Wanted, Diags) :-
 static_check_(M, Source, Wanted, Diags) :-
     forget_stale_findings(M),
     (   Wanted == true
-    ->  setup_call_cleanup(
-            retractall(class_memo(_, _, _, _)),
-            findall(Finding, source_finding(M, Source, Finding), Findings0),
-            retractall(class_memo(_, _, _, _))),
+    ->  findall(Finding, source_finding(M, Source, Finding), Findings0),
         sort(Findings0, Findings),          % by line, then names
         % similar predicates once per callee: a program often calls one
         % missing predicate from many clauses
@@ -177,18 +172,14 @@ undefined_call(M, Goal, Seen, Callee) :-
 %
 %   What a call of Name/Arity in M is, for the walk: `undefined`, `aux`
 %   (a helper to walk into), meta(Spec) (defined, with meta-arguments),
-%   or `plain` (defined or autoloadable: nothing to follow). Remembered
-%   for the rest of the check (class_memo/4): a program calls the same
-%   predicates from many clauses, and predicate_property/2 is not cheap.
+%   or `plain` (defined or autoloadable: nothing to follow). Asked
+%   afresh at every call: a memo of the classes (asserted thread-local
+%   clauses, retracted after the check) cost more than it saved, about
+%   1.5 us a lookup against 1-2 us for the predicate_property/2 calls it
+%   spared (a PARARULE-Plus program: 25 calls of 17 predicates; the
+%   check went from about 100 to 85 us), and an assoc in a global
+%   variable, copied at every insertion, more still.
 predicate_class(M, Name, Arity, Class) :-
-    (   class_memo(M, Name, Arity, Class0)
-    ->  Class = Class0
-    ;   predicate_class_(M, Name, Arity, Class0),
-        assertz(class_memo(M, Name, Arity, Class0)),
-        Class = Class0
-    ).
-
-predicate_class_(M, Name, Arity, Class) :-
     (   current_predicate(M:Name/Arity)
     ->  functor(Head, Name, Arity),
         (   aux_predicate(Name)

@@ -7,7 +7,10 @@
     The first request a Prolog serves records the fingerprint of its
     state (fingerprint/1 below); recycle compares the state now with it.
 
-    Request:  {"op":"recycle"}
+    Request:  {"op":"recycle"}, or recycle_after:Id on another request
+              (the close of a session): the check runs right after that
+              request's reply, and its reply carries Id (harness.pl,
+              recycle_after/1)
     Reply pairs (after ok:true):
       clean        true when nothing differs from the fresh state
       differences  what differs, as texts (empty when clean)
@@ -55,7 +58,7 @@ request(recycle, _Req, [clean= @(Clean), differences=Texts]) :-
 fingerprint_difference(Fresh, Now, Text) :-
     memberchk(flags-Before, Fresh),
     memberchk(flags-After, Now),
-    Before \== After,                   % both sorted: the usual case, no flag by flag scan
+    Before \== After,                   % the usual case: no flag by flag scan
     member(F-V, Before),                % a library may add flags; none may change
     \+ memberchk(F-V, After),
     (   memberchk(F-V1, After) -> true ; V1 = '<gone>' ),
@@ -90,8 +93,10 @@ fingerprint([ sessions-Sessions, sources-Sources, modules-Modules,
     msort(Streams0, Streams),
     findall(op(P, Ty, N), ( member(OM, [user, system]), current_op(P, Ty, OM:N) ), Ops0),
     sort(Ops0, Ops),
-    findall(F-V, ( current_prolog_flag(F, V), \+ volatile_flag(F) ), Flags0),
-    msort(Flags0, Flags),
+    % In the order current_prolog_flag/2 enumerates them, which stays the
+    % same while no flag is added: sorting 140 flags took 27 of the 218 us
+    % of a fingerprint, and fingerprint_difference/3 compares flag by flag.
+    findall(F-V, ( current_prolog_flag(F, V), \+ volatile_flag(F) ), Flags),
     findall(K, ( nb_current(K, _), \+ harness_global(K) ), Globals0), sort(Globals0, Globals),
     findall(K, ( current_flag(K), \+ harness_flag_key(K) ), FlagKeys0), sort(FlagKeys0, FlagKeys),
     findall(K, current_key(K), RecordKeys0), sort(RecordKeys0, RecordKeys),

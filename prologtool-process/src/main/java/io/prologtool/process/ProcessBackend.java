@@ -1,5 +1,7 @@
 package io.prologtool.process;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.prologtool.PrologBackend;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologUnavailableException;
@@ -22,11 +24,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Sessions in {@code swipl} child processes: one child per session, speaking newline-delimited JSON
@@ -87,23 +92,28 @@ public final class ProcessBackend implements PrologBackend {
             new LinkedBlockingDeque<ProcessTransport>(), new LinkedBlockingDeque<ProcessTransport>()};
     private final AtomicInteger[] spawning = {new AtomicInteger(), new AtomicInteger()};
     private final java.util.concurrent.atomic.AtomicLong recycled = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong refusedAfterCheck = new java.util.concurrent.atomic.AtomicLong();
     /** Children of each kind taken back whose check has not ended yet: they may join the pool soon. */
     private final AtomicInteger[] checking = {new AtomicInteger(), new AtomicInteger()};
     /** Sessions of each kind waiting for a child that is being started or checked ({@link #takeChild}). */
     private final AtomicInteger[] waiting = {new AtomicInteger(), new AtomicInteger()};
-    /** When a child of each kind was last taken back for its check (System.nanoTime()). */
-    private final java.util.concurrent.atomic.AtomicLongArray lastTakeBack = new java.util.concurrent.atomic.AtomicLongArray(2);
-    /** How long a check takes, smoothed over the last few (checker thread writes, sessions read). */
-    private volatile long checkNanos = HOT_WAIT_MAX.toNanos();
+    /**
+     * The child of each kind taken back last, while its check runs: the next session takes it at once
+     * ({@link #takeChild}) rather than wait for the check or take a colder child; null when there is none.
+     */
+    @SuppressWarnings("unchecked")
+    private final AtomicReference<Checking>[] hot = new AtomicReference[] {new AtomicReference<Checking>(),
+            new AtomicReference<Checking>()};
+
+    /**
+     * A child taken back and its check. Either a session claims it while the check runs, or the end
+     * of the check puts it in the pool (or ends it); {@code claimed} decides which, once.
+     */
+    private record Checking(ProcessTransport child, CompletableFuture<Boolean> clean, AtomicBoolean claimed) {
+    }
 
     /** Starts the pools' children (and trims the pools). */
     private final java.util.concurrent.ScheduledExecutorService spawner;
-    /**
-     * Checks the children taken back, on a thread of its own: a check (a few milliseconds) queued
-     * behind a start (tens of milliseconds) came too late for the next session, which then started a
-     * child of its own.
-     */
-    private final java.util.concurrent.ExecutorService checker;
     /** When a session last took a child from a pool (System.nanoTime()). */
     private volatile long lastTake = System.nanoTime();
     private final Set<HarnessSession> sessions = ConcurrentHashMap.newKeySet();
@@ -148,13 +158,9 @@ public final class ProcessBackend implements PrologBackend {
             t.setDaemon(true);
             return t;
         });
-        this.checker = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "prologtool-process-check");
-            t.setDaemon(true);
-            return t;
-        });
         if (poolSize > 0 && reuseChildren) {
             spawner.scheduleWithFixedDelay(this::trimPools, 1, 1, TimeUnit.SECONDS);
+            spawner.scheduleWithFixedDelay(this::expireChecks, 1, 1, TimeUnit.SECONDS);
         }
         // The kind a default session takes is warmed now; the other kind once a session takes one.
         refillPool(isolationPlan != null && isolation.allSessions() ? 1 : 0);
@@ -242,7 +248,6 @@ public final class ProcessBackend implements PrologBackend {
         }
         closed = true;
         spawner.shutdownNow();
-        checker.shutdownNow();
         for (HarnessSession s : List.copyOf(sessions)) {
             s.close();
         }
@@ -256,14 +261,29 @@ public final class ProcessBackend implements PrologBackend {
     }
 
     /**
-     * A started child of {@code kind}: from the warm pool when one is ready; else the next child that
-     * joins the pool, when one is being started or checked for this session to take (a new child would
-     * take as long to start as that one, and take a core from it meanwhile); else a new one. The pool is
-     * refilled. With {@code reusable}, the child goes back to the pool when its session closes, if it
-     * is then as clean as a fresh one ({@link #takeBack}).
+     * A started child of {@code kind}: the child of the session that closed last while its check still
+     * runs (a session's requests then wait behind the check in that child, see {@link AfterCheck});
+     * else one from the warm pool when one is ready; else the next child that joins the pool, when one
+     * is being started or checked for this session to take (a new child would take as long to start as
+     * that one, and take a core from it meanwhile); else a new one. The pool is refilled. With
+     * {@code reusable}, the child goes back to the pool when its session closes, if it is then as clean
+     * as a fresh one ({@link #takeBack}).
      */
     private HarnessTransport takeChild(int kind, boolean reusable) {
-        awaitHotChild(kind);
+        Checking last = hot[kind].getAndSet(null);
+        if (last != null && last.claimed().compareAndSet(false, true)) {
+            checking[kind].decrementAndGet(); // it will not join the pool
+            lastTake = System.nanoTime();
+            last.child().reopen();
+            last.child().serveSession(reusable ? child -> takeBack(child, kind) : null);
+            refillPool(kind);
+            return new AfterCheck(last, kind, reusable);
+        }
+        return takeColdChild(kind, reusable);
+    }
+
+    /** {@link #takeChild} without the child of the session that closed last. */
+    private ProcessTransport takeColdChild(int kind, boolean reusable) {
         ProcessTransport t = pooled(kind);
         if (t == null) {
             t = awaitPooled(kind);
@@ -278,37 +298,73 @@ public final class ProcessBackend implements PrologBackend {
     }
 
     /**
-     * The longest a session waits for the child of the session that closed last to pass its check. A
-     * child that served a moment ago has its code and data in the CPU caches: the bench's session
-     * cycle, back to back, took 1.4 ms on that child and 3.2 ms on another one from the pool (two
-     * cores). Waiting pays while the check (the child's own, then one pass over {@code /proc}) takes
-     * about as long as a session on a cold child loses; on a machine where it takes longer, sessions
-     * take another child at once.
+     * A session's transport on a child taken while the check of its last session still ran. Its first
+     * request is written at once; the child reads it after the check, whose reply comes in first. A
+     * child that a session used a moment ago has its code and data in the CPU caches: the bench's
+     * session cycle, back to back, took 1.4 ms on that child and 3.2 ms on another one from the pool
+     * (two cores); and a session that waited for the check before sending kept a core spinning while
+     * the child checked itself on the other. When the
+     * check finds the child unclean (or the child fails), the reply is dropped, the child ends, and
+     * the request goes to another child: the session never runs anything where the last one left a
+     * trace. Only the first request waits for the check; after it the transport is that child's.
      */
-    static final Duration HOT_WAIT_MAX = Duration.ofMillis(2);
+    private final class AfterCheck implements HarnessTransport {
+        private final int kind;
+        private final boolean reusable;
+        /** The check the first call waits for; null once it has. */
+        private Checking pending;
+        private volatile HarnessTransport current;
 
-    /**
-     * When the child of {@code kind} taken back last is still being checked and its check should end
-     * within {@link #HOT_WAIT_MAX}, waits for it to end (yielding the core to the checker), so that the
-     * pool's front is that child, if it is clean. One session waits at a time.
-     */
-    private void awaitHotChild(int kind) {
-        if (checking[kind].get() == 0 || waiting[kind].get() > 0) {
-            return;
+        AfterCheck(Checking last, int kind, boolean reusable) {
+            this.pending = last;
+            this.current = last.child();
+            this.kind = kind;
+            this.reusable = reusable;
         }
-        long now = System.nanoTime();
-        long left = checkNanos - (now - lastTakeBack.get(kind));
-        if (left > HOT_WAIT_MAX.toNanos()) {
-            return;
-        }
-        long until = now + Math.min(HOT_WAIT_MAX.toNanos(), Math.max(left, 0) + HOT_WAIT_MAX.toNanos() / 4);
-        waiting[kind].incrementAndGet();
-        try {
-            while (checking[kind].get() > 0 && System.nanoTime() - until < 0 && !closed) {
-                Thread.yield();
+
+        @Override
+        public JsonNode call(ObjectNode request, Duration timeout) {
+            Checking last = pending;
+            if (last == null) {
+                return current.call(request, timeout);
             }
-        } finally {
-            waiting[kind].decrementAndGet();
+            pending = null;
+            JsonNode reply = null;
+            RuntimeException failed = null;
+            try {
+                reply = current.call(request, timeout);
+            } catch (RuntimeException e) {
+                failed = e;
+            }
+            // complete by now: the reader completes the check before it reads the next reply
+            if (last.clean().getNow(false) && failed == null) {
+                recycled.incrementAndGet();
+                return reply;
+            }
+            last.child().end();
+            refusedAfterCheck.incrementAndGet();
+            current = takeColdChild(kind, reusable);
+            return current.call(request, timeout);
+        }
+
+        @Override
+        public boolean isAlive() {
+            return current.isAlive();
+        }
+
+        @Override
+        public boolean closingEndsProlog() {
+            return current.closingEndsProlog();
+        }
+
+        @Override
+        public String recentErrorOutput() {
+            return current.recentErrorOutput();
+        }
+
+        @Override
+        public void close() {
+            current.close();
         }
     }
 
@@ -363,7 +419,8 @@ public final class ProcessBackend implements PrologBackend {
     private static final Duration RECYCLE_CHECK_TIMEOUT = Duration.ofSeconds(5);
 
     /**
-     * A child whose session closed: checked on the checker's thread and put back in the pool when it is
+     * A child whose session closed: checked (the child checks itself right after the close reply, and
+     * the check ends on the thread that reads its replies) and put back in the pool when it is
      * clean (no session, module, thread, stream, global, flag, record, operator or clause of user left
      * that a fresh child lacks, no process left behind), there is room, and it has served fewer than
      * {@link #MAX_SESSIONS_PER_CHILD} sessions; ended otherwise, and the pool refilled. There is room
@@ -379,35 +436,40 @@ public final class ProcessBackend implements PrologBackend {
             return false;
         }
         checking[kind].incrementAndGet();
-        lastTakeBack.set(kind, System.nanoTime());
+        Checking c = new Checking(child, child.checkClean(), new AtomicBoolean());
+        hot[kind].set(c); // a check it replaces that no session claimed ends into the pool as usual
+        // On the child's reader thread, as the check's reply comes in: no other thread to wake.
+        c.clean().whenComplete((clean, failure) -> takenBack(c, kind, failure == null && clean));
+        return true;
+    }
+
+    /**
+     * The end of a child's check ({@link #takeBack}), unless a session claimed the child meanwhile (it
+     * then sees the check itself): back to the pool when clean and there is room, else ended.
+     */
+    private void takenBack(Checking c, int kind, boolean clean) {
+        if (!c.claimed().compareAndSet(false, true)) {
+            return; // the session that took it: AfterCheck
+        }
+        hot[kind].compareAndSet(c, null);
+        boolean pooled = false;
         try {
-            checker.execute(() -> {
-                boolean clean = false;
-                long started = System.nanoTime();
-                try {
-                    if (!closed && pools[kind].size() < 2 * poolSize && child.checkClean(RECYCLE_CHECK_TIMEOUT)) {
-                        child.reopen();
-                        pools[kind].addFirst(child);
-                        recycled.incrementAndGet();
-                        clean = true;
-                        if (closed) {
-                            killPool();
-                        }
-                    } else {
-                        child.end();
-                    }
-                } finally {
-                    checkNanos = (3 * checkNanos + (System.nanoTime() - started)) / 4;
-                    checking[kind].decrementAndGet();
+            if (clean && !closed && pools[kind].size() < 2 * poolSize) {
+                c.child().reopen();
+                pools[kind].addFirst(c.child());
+                recycled.incrementAndGet();
+                pooled = true;
+                if (closed) {
+                    killPool();
                 }
-                if (!clean) {
-                    refillPool(kind);
-                }
-            });
-            return true;
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+            } else {
+                c.child().end();
+            }
+        } finally {
             checking[kind].decrementAndGet();
-            return false;
+        }
+        if (!pooled) {
+            refillPool(kind);
         }
     }
 
@@ -427,10 +489,25 @@ public final class ProcessBackend implements PrologBackend {
         }
     }
 
+    /** Gives up the checks that took longer than {@link #RECYCLE_CHECK_TIMEOUT}: their children end. */
+    private void expireChecks() {
+        for (ProcessTransport child : children) {
+            child.expireCheck(RECYCLE_CHECK_TIMEOUT);
+        }
+    }
+
     /** How long a pool stays above its size with no child taken: see {@link #trimPools}. */
     private static final Duration TRIM_AFTER = Duration.ofSeconds(2);
 
-    /** Children that went back to the pool clean after a session (for tests and the bench). */
+    /**
+     * Children that a session took while their check ran and that the check then found unclean (or
+     * that failed): the session went on on another child (for tests).
+     */
+    long refusedAfterCheck() {
+        return refusedAfterCheck.get();
+    }
+
+    /** Children that served again, clean, after a session (for tests and the bench). */
     long recycledChildren() {
         return recycled.get();
     }

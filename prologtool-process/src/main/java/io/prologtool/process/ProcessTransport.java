@@ -49,6 +49,11 @@ final class ProcessTransport implements HarnessTransport {
     /** Request ids start at a random number, so that a goal cannot forge the reply to its own call. */
     private final AtomicLong nextId = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 1L << 52));
     private final AtomicReference<Pending> pending = new AtomicReference<>();
+    /**
+     * The recycle check that the close of the last session asked the child to run right after its
+     * reply ({@code recycle_after}); null until a close asked for one.
+     */
+    private final AtomicReference<Check> recycleCheck = new AtomicReference<>();
     private final StringBuilder stderrTail = new StringBuilder();
     private volatile boolean closed;
     /** Set once the child is being ended: it never serves again. */
@@ -58,8 +63,8 @@ final class ProcessTransport implements HarnessTransport {
      * child ends with its session.
      */
     private volatile Recycler recycler;
-    /** Sessions this child has served. */
-    private int sessionsServed;
+    /** Sessions this child has served (session threads write, the reader thread reads). */
+    private volatile int sessionsServed;
 
     /** Takes back a child whose session closed; false when it will not (the child is then ended). */
     @FunctionalInterface
@@ -68,6 +73,10 @@ final class ProcessTransport implements HarnessTransport {
     }
 
     private record Pending(long id, CompletableFuture<JsonNode> reply) {
+    }
+
+    /** A recycle check asked for by the close of the child's {@code session}th session, at {@code askedAt}. */
+    private record Check(long id, CompletableFuture<JsonNode> reply, int session, long askedAt) {
     }
 
     /**
@@ -104,6 +113,14 @@ final class ProcessTransport implements HarnessTransport {
     public JsonNode call(ObjectNode request, Duration timeout) {
         if (!isAlive()) {
             throw new HarnessCrashedException(exitDescription());
+        }
+        if (recycler != null && "close".equals(request.path("op").asText(null))) {
+            // The child may serve again: it checks itself right after the close reply, without waiting
+            // to be asked (see checkClean).
+            Check check = new Check(nextId.getAndIncrement(), new CompletableFuture<>(), sessionsServed,
+                    System.nanoTime());
+            recycleCheck.set(check);
+            request.put("recycle_after", check.id());
         }
         return send(request, timeout);
     }
@@ -153,25 +170,43 @@ final class ProcessTransport implements HarnessTransport {
     }
 
     /**
-     * Asks the harness of a child whose session closed whether it is as clean as a fresh one (the
-     * {@code recycle} request of {@code harness_recycle.pl}), and whether the session left any process
-     * behind. Called by the backend on its own thread, never while a session holds the child.
+     * Whether a child whose session closed is as clean as a fresh one (the {@code recycle} check of
+     * {@code harness_recycle.pl}) and the session left no process behind; never called while a session
+     * holds the child. The session's close asked the child to run the check right after the close
+     * reply ({@code recycle_after}, see {@link #call}): the check runs while that reply travels, and
+     * its result completes on the transport's reader thread, which makes the pass over {@code /proc}
+     * too when one is needed, so no other thread is woken for it. The future completes false, never
+     * exceptionally, when the check fails, is given up ({@link #expireCheck}), or was not asked for by
+     * this session (one that never sent its close: the child then ends).
      */
-    boolean checkClean(Duration timeout) {
-        if (!process.isAlive() || stopReason != null || (processMayHaveStarted() && leftProcessBehind())) {
-            return false;
+    CompletableFuture<Boolean> checkClean() {
+        Check asked = recycleCheck.get();
+        if (asked == null || asked.session() != sessionsServed) {
+            return CompletableFuture.completedFuture(false);
         }
-        ObjectNode req = TermJson.mapper().createObjectNode();
-        req.put("op", "recycle");
-        try {
-            JsonNode reply = send(req, timeout);
-            return reply.path("ok").asBoolean(false) && reply.path("clean").asBoolean(false);
-        } catch (RuntimeException e) {
-            return false;
+        return asked.reply()
+                .handle((reply, failure) -> failure == null
+                        && reply.path("ok").asBoolean(false) && reply.path("clean").asBoolean(false)
+                        && process.isAlive() && stopReason == null
+                        && !(processMayHaveStarted() && leftProcessBehind()));
+    }
+
+    /**
+     * Gives up the check that the last close asked for when it has not ended within {@code timeout}
+     * of the asking: {@link #checkClean} then completes false. Called about once a second by the
+     * backend: one timer for all children rather than one per check.
+     */
+    void expireCheck(Duration timeout) {
+        Check asked = recycleCheck.get();
+        if (asked != null && !asked.reply().isDone() && System.nanoTime() - asked.askedAt() > timeout.toNanos()) {
+            asked.reply().completeExceptionally(new TimeoutException("no recycle check within " + timeout));
         }
     }
 
-    /** A child taken back clean serves again: open, with nothing of its last session's error output. */
+    /**
+     * A child taken back serves again (once clean, or while its check still runs: see
+     * {@code ProcessBackend.AfterCheck}): open, with nothing of its last session's error output.
+     */
     void reopen() {
         synchronized (stderrTail) {
             stderrTail.setLength(0);
@@ -422,7 +457,8 @@ final class ProcessTransport implements HarnessTransport {
             String line;
             while ((line = lines.next()) != null) {
                 Pending p = pending.get();
-                if (p == null || line.isEmpty()) {
+                Check check = recycleCheck.get();
+                if ((p == null && check == null) || line.isEmpty()) {
                     continue;
                 }
                 JsonNode reply;
@@ -431,8 +467,11 @@ final class ProcessTransport implements HarnessTransport {
                 } catch (IOException | RuntimeException e) {
                     continue; // not a reply: garbage on the protocol stream is dropped
                 }
-                if (reply != null && reply.path("id").asLong(-1) == p.id()) {
+                long id = reply == null ? -1 : reply.path("id").asLong(-1);
+                if (p != null && id == p.id()) {
                     p.reply().complete(reply);
+                } else if (check != null && id == check.id()) {
+                    check.reply().complete(reply);
                 }
             }
         } catch (LineReader.TooLongException e) {
@@ -451,6 +490,10 @@ final class ProcessTransport implements HarnessTransport {
         Pending p = pending.get();
         if (p != null) {
             p.reply().completeExceptionally(new HarnessCrashedException(exitDescription()));
+        }
+        Check check = recycleCheck.get();
+        if (check != null) {
+            check.reply().completeExceptionally(new HarnessCrashedException(exitDescription()));
         }
     }
 

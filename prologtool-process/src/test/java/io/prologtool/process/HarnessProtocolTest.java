@@ -39,13 +39,17 @@ class HarnessProtocolTest {
 
     @BeforeAll
     static void start() throws IOException {
+        child = startChild();
+        in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
+        out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    private static Process startChild() throws IOException {
         Path harness = Harness.extractTo(dir);
         String swipl = Executables.findOnPath("swipl").orElseThrow(() -> new IllegalStateException(
                 "swipl is not on the PATH: apt-get install swi-prolog-nox")).toString();
-        child = new ProcessBuilder(swipl, "-q", "--no-packs", "--no-tty", "-f", "none", "-g", Harness.SERVE_GOAL,
+        return new ProcessBuilder(swipl, "-q", "--no-packs", "--no-tty", "-f", "none", "-g", Harness.SERVE_GOAL,
                 "-t", "halt(1)", harness.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
-        out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
     }
 
     @AfterAll
@@ -56,13 +60,21 @@ class HarnessProtocolTest {
 
     /** Sends one line and returns the reply (the harness writes an empty line before each reply). */
     private static JsonNode send(String line) throws IOException {
+        return send(in, out, line);
+    }
+
+    private static JsonNode send(Writer in, BufferedReader out, String line) throws IOException {
         in.write(line);
         in.write('\n');
         in.flush();
+        return nextReply(out, line);
+    }
+
+    private static JsonNode nextReply(BufferedReader out, String after) throws IOException {
         String reply;
         do {
             reply = out.readLine();
-            assertThat(reply).as("a reply to " + line).isNotNull();
+            assertThat(reply).as("a reply after " + after).isNotNull();
         } while (reply.isEmpty());
         return TermJson.mapper().readTree(reply);
     }
@@ -135,5 +147,49 @@ class HarnessProtocolTest {
         assertThat(all.path("truncated").asBoolean()).isFalse();
         JsonNode ended = send("{\"id\":5,\"op\":\"query_next\",\"session\":\"p2\",\"cursor\":\"k\"}");
         assertThat(ended.path("error").path("kind").asText()).as(ended.toString()).isEqualTo("cursor_closed");
+    }
+
+    /**
+     * A request carrying {@code recycle_after} (the process backend sends it with the close of a session
+     * whose child may serve again) is answered, and then the child runs the recycle check without being
+     * asked again and writes its reply, with the id the request named: clean after a session that left
+     * nothing behind, not clean after one that changed {@code user}. Other requests get one reply.
+     */
+    @Test
+    void recycleAfterRunsTheCheckRightAfterTheReply() throws IOException, InterruptedException {
+        Process own = startChild();
+        try {
+            Writer w = new OutputStreamWriter(own.getOutputStream(), StandardCharsets.UTF_8);
+            BufferedReader r = new BufferedReader(new InputStreamReader(own.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(send(w, r, "{\"id\":1,\"op\":\"open\",\"session\":\"c1\"}").path("ok").asBoolean()).isTrue();
+            assertThat(send(w, r, "{\"id\":2,\"op\":\"goal\",\"session\":\"c1\",\"goal\":\"nb_setval(k, 1)\"}")
+                    .path("outcome").asText()).isEqualTo("success");
+            String close = "{\"id\":3,\"op\":\"close\",\"session\":\"c1\",\"recycle_after\":41}";
+            JsonNode closed = send(w, r, close);
+            assertThat(closed.path("id").asLong()).as(closed.toString()).isEqualTo(3);
+            assertThat(closed.path("ok").asBoolean()).as(closed.toString()).isTrue();
+            JsonNode check = nextReply(r, close);
+            assertThat(check.path("id").asLong()).as(check.toString()).isEqualTo(41);
+            assertThat(check.path("clean").asBoolean()).as(check.toString()).isTrue();
+            assertThat(check.path("differences")).as(check.toString()).isEmpty();
+
+            assertThat(send(w, r, "{\"id\":4,\"op\":\"open\",\"session\":\"c2\"}").path("ok").asBoolean()).isTrue();
+            assertThat(send(w, r, "{\"id\":5,\"op\":\"goal\",\"session\":\"c2\","
+                    + "\"goal\":\"atom_concat(us, er, M), M:assertz(pt_litter(1))\"}").path("outcome").asText())
+                    .isEqualTo("success");
+            close = "{\"id\":6,\"op\":\"close\",\"session\":\"c2\",\"recycle_after\":42}";
+            assertThat(send(w, r, close).path("id").asLong()).isEqualTo(6);
+            check = nextReply(r, close);
+            assertThat(check.path("id").asLong()).as(check.toString()).isEqualTo(42);
+            assertThat(check.path("clean").asBoolean(true)).as(check.toString()).isFalse();
+            assertThat(check.path("differences").toString()).as(check.toString()).contains("pt_litter");
+
+            // no second line without recycle_after: the reply to the next request is the next line
+            assertThat(send(w, r, "{\"id\":7,\"op\":\"ping\"}").path("id").asLong()).isEqualTo(7);
+            assertThat(send(w, r, "{\"id\":8,\"op\":\"ping\"}").path("id").asLong()).isEqualTo(8);
+        } finally {
+            own.destroyForcibly();
+            own.waitFor(5, TimeUnit.SECONDS);
+        }
     }
 }

@@ -327,7 +327,7 @@ class ProcessBackendTest {
     }
 
     @Test
-    void aSessionOpenedRightAfterACloseWaitsForThatChildsCheck() throws Exception {
+    void aSessionOpenedRightAfterACloseTakesThatChild() throws Exception {
         try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
             awaitChildren(backend, 2);
             long previous = -1;
@@ -339,8 +339,9 @@ class ProcessBackendTest {
                     previous = pid;
                 }
             }
-            // without the wait, a session opened while the last child is being checked takes the other
-            // pooled child, and back-to-back sessions alternate between the two
+            // a session opened while the last child is being checked takes it, its first request behind
+            // the check; otherwise it would take the other pooled child, and back-to-back sessions would
+            // alternate between the two
             assertThat(sameAsBefore).as("sessions that ran on the child of the session before them, of 40")
                     .isPositive();
         }
@@ -363,6 +364,38 @@ class ProcessBackendTest {
             // started per session, and none is ended for want of room
             assertThat(servedBy).as("children that served the 30 sessions").hasSizeLessThanOrEqualTo(4);
             assertThat(backend.recycledChildren()).isGreaterThanOrEqualTo(26);
+        }
+    }
+
+    /**
+     * A session opened right after a close takes that child while its check still runs; when the check
+     * then finds the child unclean, the session goes on on another child and never sees the litter. The
+     * dirty session leaves 3,000 modules behind, which also makes the check take long enough that the
+     * next session surely comes while it runs.
+     */
+    @Test
+    void aSessionThatTookAChildWhoseCheckFailsGoesOnOnAnotherChild() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).build()) {
+            awaitChildren(backend, 1);
+            PrologSession dirty = backend.open();
+            long pid = childPid(dirty);
+            assertThat(dirty.goal("atom_concat(us, er, U), U:assertz(pt_litter(1)), "
+                    + "forall(between(1, 3000, I), ( atom_concat(pt_m, I, M), M:assertz(x) ))").run().succeeded()).isTrue();
+            dirty.close();
+            try (PrologSession next = backend.open()) {
+                assertThat(backend.refusedAfterCheck()).as("the session took the dirty child, whose check failed")
+                        .isEqualTo(1);
+                assertThat(backend.recycledChildren()).isZero();
+                assertThat(childPid(next)).as("the session runs on another child").isNotEqualTo(pid);
+                GoalResult r = next.goal("atom_concat(us, er, U), \\+ current_predicate(U:pt_litter/1), "
+                        + "\\+ current_module(pt_m1)").run();
+                assertThat(r.outcome()).as(r.toString()).isEqualTo(Outcome.SUCCESS);
+            }
+            long deadline = System.nanoTime() + SANE.toNanos();
+            while (isAlive(pid) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(isAlive(pid)).as("the dirty child ends").isFalse();
         }
     }
 
