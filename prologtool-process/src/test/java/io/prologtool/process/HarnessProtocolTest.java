@@ -192,4 +192,38 @@ class HarnessProtocolTest {
             own.waitFor(5, TimeUnit.SECONDS);
         }
     }
+
+    /**
+     * What a session leaves in the process is a difference the recycle check names: an operator of
+     * {@code system} or of {@code user}, a foreign library, each reached the way trusted code can.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "atom_concat(sys, tem, S), S:op(700, xfx, pt_sys_op)|operators",
+            "atom_concat(us, er, U), U:op(700, xfx, pt_user_op)|operators",
+            "atom_concat(sys, tem, S), S:op(0, xfx, is)|operators",
+            "load_foreign_library(foreign(md54pl))|foreign",
+    })
+    void theRecycleCheckNamesWhatASessionLeftInTheProcess(String litterAndPart) throws IOException, InterruptedException {
+        String litter = litterAndPart.substring(0, litterAndPart.indexOf('|'));
+        String part = litterAndPart.substring(litterAndPart.indexOf('|') + 1);
+        Process own = startChild();
+        try {
+            Writer w = new OutputStreamWriter(own.getOutputStream(), StandardCharsets.UTF_8);
+            BufferedReader r = new BufferedReader(new InputStreamReader(own.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(send(w, r, "{\"id\":1,\"op\":\"open\",\"session\":\"l1\"}").path("ok").asBoolean()).isTrue();
+            var goal = TermJson.mapper().createObjectNode().put("id", 2).put("op", "goal").put("session", "l1")
+                    .put("goal", litter);
+            JsonNode ran = send(w, r, TermJson.mapper().writeValueAsString(goal));
+            assertThat(ran.path("outcome").asText()).as(ran.toString()).isEqualTo("success");
+            String close = "{\"id\":3,\"op\":\"close\",\"session\":\"l1\",\"recycle_after\":43}";
+            assertThat(send(w, r, close).path("ok").asBoolean()).isTrue();
+            JsonNode check = nextReply(r, close);
+            assertThat(check.path("clean").asBoolean(true)).as(check.toString()).isFalse();
+            assertThat(check.path("differences").toString()).as(check.toString()).contains(part + ":");
+        } finally {
+            own.destroyForcibly();
+            own.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
 }
