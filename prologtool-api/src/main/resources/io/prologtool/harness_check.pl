@@ -173,12 +173,12 @@ undefined_call(M, Goal, Seen, Callee) :-
 %   What a call of Name/Arity in M is, for the walk: `undefined`, `aux`
 %   (a helper to walk into), meta(Spec) (defined, with meta-arguments),
 %   or `plain` (defined or autoloadable: nothing to follow). Asked
-%   afresh at every call: a memo of the classes (asserted thread-local
-%   clauses, retracted after the check) cost more than it saved, about
-%   1.5 us a lookup against 1-2 us for the predicate_property/2 calls it
-%   spared (a PARARULE-Plus program: 25 calls of 17 predicates; the
-%   check went from about 100 to 85 us), and an assoc in a global
-%   variable, copied at every insertion, more still.
+%   afresh at every call (1-2 us each): a memo of the classes, asserted
+%   as thread-local clauses and retracted after the check, cost more
+%   than the calls it spared (a PARARULE-Plus program makes 25 calls of
+%   17 predicates; its check took about 100 us with the memo and 85
+%   without), and an assoc in a global variable, copied at every
+%   insertion, more still (about 140 us).
 predicate_class(M, Name, Arity, Class) :-
     (   current_predicate(M:Name/Arity)
     ->  functor(Head, Name, Arity),
