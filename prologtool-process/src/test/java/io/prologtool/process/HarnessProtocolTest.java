@@ -33,50 +33,62 @@ class HarnessProtocolTest {
 
     @TempDir
     static Path dir;
-    private static Process child;
-    private static Writer in;
-    private static BufferedReader out;
+    /** The child most tests share; tests that need a fresh Prolog start their own. */
+    private static Child shared;
 
     @BeforeAll
     static void start() throws IOException {
-        child = startChild();
-        in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
-        out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-    }
-
-    private static Process startChild() throws IOException {
-        Path harness = Harness.extractTo(dir);
-        String swipl = Executables.findOnPath("swipl").orElseThrow(() -> new IllegalStateException(
-                "swipl is not on the PATH: apt-get install swi-prolog-nox")).toString();
-        return new ProcessBuilder(swipl, "-q", "--no-packs", "--no-tty", "-f", "none", "-g", Harness.SERVE_GOAL,
-                "-t", "halt(1)", harness.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        shared = new Child();
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
-        child.destroyForcibly();
-        child.waitFor(5, TimeUnit.SECONDS);
+        shared.close();
     }
 
-    /** Sends one line and returns the reply (the harness writes an empty line before each reply). */
+    /** A {@code swipl} serving the harness protocol on its standard input and output. */
+    private static final class Child implements AutoCloseable {
+        private final Process process;
+        private final Writer in;
+        private final BufferedReader out;
+
+        Child() throws IOException {
+            Path harness = Harness.extractTo(dir);
+            String swipl = Executables.findOnPath("swipl").orElseThrow(() -> new IllegalStateException(
+                    "swipl is not on the PATH: apt-get install swi-prolog-nox")).toString();
+            process = new ProcessBuilder(swipl, "-q", "--no-packs", "--no-tty", "-f", "none", "-g", Harness.SERVE_GOAL,
+                    "-t", "halt(1)", harness.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /** Sends one line and returns the reply (the harness writes an empty line before each reply). */
+        JsonNode send(String line) throws IOException {
+            in.write(line);
+            in.write('\n');
+            in.flush();
+            return nextReply(line);
+        }
+
+        /** The next reply line, without sending anything. */
+        JsonNode nextReply(String after) throws IOException {
+            String reply;
+            do {
+                reply = out.readLine();
+                assertThat(reply).as("a reply after " + after).isNotNull();
+            } while (reply.isEmpty());
+            return TermJson.mapper().readTree(reply);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
     private static JsonNode send(String line) throws IOException {
-        return send(in, out, line);
-    }
-
-    private static JsonNode send(Writer in, BufferedReader out, String line) throws IOException {
-        in.write(line);
-        in.write('\n');
-        in.flush();
-        return nextReply(out, line);
-    }
-
-    private static JsonNode nextReply(BufferedReader out, String after) throws IOException {
-        String reply;
-        do {
-            reply = out.readLine();
-            assertThat(reply).as("a reply after " + after).isNotNull();
-        } while (reply.isEmpty());
-        return TermJson.mapper().readTree(reply);
+        return shared.send(line);
     }
 
     @ParameterizedTest
@@ -157,39 +169,33 @@ class HarnessProtocolTest {
      */
     @Test
     void recycleAfterRunsTheCheckRightAfterTheReply() throws IOException, InterruptedException {
-        Process own = startChild();
-        try {
-            Writer w = new OutputStreamWriter(own.getOutputStream(), StandardCharsets.UTF_8);
-            BufferedReader r = new BufferedReader(new InputStreamReader(own.getInputStream(), StandardCharsets.UTF_8));
-            assertThat(send(w, r, "{\"id\":1,\"op\":\"open\",\"session\":\"c1\"}").path("ok").asBoolean()).isTrue();
-            assertThat(send(w, r, "{\"id\":2,\"op\":\"goal\",\"session\":\"c1\",\"goal\":\"nb_setval(k, 1)\"}")
+        try (Child own = new Child()) {
+            assertThat(own.send("{\"id\":1,\"op\":\"open\",\"session\":\"c1\"}").path("ok").asBoolean()).isTrue();
+            assertThat(own.send("{\"id\":2,\"op\":\"goal\",\"session\":\"c1\",\"goal\":\"nb_setval(k, 1)\"}")
                     .path("outcome").asText()).isEqualTo("success");
             String close = "{\"id\":3,\"op\":\"close\",\"session\":\"c1\",\"recycle_after\":41}";
-            JsonNode closed = send(w, r, close);
+            JsonNode closed = own.send(close);
             assertThat(closed.path("id").asLong()).as(closed.toString()).isEqualTo(3);
             assertThat(closed.path("ok").asBoolean()).as(closed.toString()).isTrue();
-            JsonNode check = nextReply(r, close);
+            JsonNode check = own.nextReply(close);
             assertThat(check.path("id").asLong()).as(check.toString()).isEqualTo(41);
             assertThat(check.path("clean").asBoolean()).as(check.toString()).isTrue();
             assertThat(check.path("differences")).as(check.toString()).isEmpty();
 
-            assertThat(send(w, r, "{\"id\":4,\"op\":\"open\",\"session\":\"c2\"}").path("ok").asBoolean()).isTrue();
-            assertThat(send(w, r, "{\"id\":5,\"op\":\"goal\",\"session\":\"c2\","
+            assertThat(own.send("{\"id\":4,\"op\":\"open\",\"session\":\"c2\"}").path("ok").asBoolean()).isTrue();
+            assertThat(own.send("{\"id\":5,\"op\":\"goal\",\"session\":\"c2\","
                     + "\"goal\":\"atom_concat(us, er, M), M:assertz(pt_litter(1))\"}").path("outcome").asText())
                     .isEqualTo("success");
             close = "{\"id\":6,\"op\":\"close\",\"session\":\"c2\",\"recycle_after\":42}";
-            assertThat(send(w, r, close).path("id").asLong()).isEqualTo(6);
-            check = nextReply(r, close);
+            assertThat(own.send(close).path("id").asLong()).isEqualTo(6);
+            check = own.nextReply(close);
             assertThat(check.path("id").asLong()).as(check.toString()).isEqualTo(42);
             assertThat(check.path("clean").asBoolean(true)).as(check.toString()).isFalse();
             assertThat(check.path("differences").toString()).as(check.toString()).contains("pt_litter");
 
             // no second line without recycle_after: the reply to the next request is the next line
-            assertThat(send(w, r, "{\"id\":7,\"op\":\"ping\"}").path("id").asLong()).isEqualTo(7);
-            assertThat(send(w, r, "{\"id\":8,\"op\":\"ping\"}").path("id").asLong()).isEqualTo(8);
-        } finally {
-            own.destroyForcibly();
-            own.waitFor(5, TimeUnit.SECONDS);
+            assertThat(own.send("{\"id\":7,\"op\":\"ping\"}").path("id").asLong()).isEqualTo(7);
+            assertThat(own.send("{\"id\":8,\"op\":\"ping\"}").path("id").asLong()).isEqualTo(8);
         }
     }
 
@@ -207,23 +213,17 @@ class HarnessProtocolTest {
     void theRecycleCheckNamesWhatASessionLeftInTheProcess(String litterAndPart) throws IOException, InterruptedException {
         String litter = litterAndPart.substring(0, litterAndPart.indexOf('|'));
         String part = litterAndPart.substring(litterAndPart.indexOf('|') + 1);
-        Process own = startChild();
-        try {
-            Writer w = new OutputStreamWriter(own.getOutputStream(), StandardCharsets.UTF_8);
-            BufferedReader r = new BufferedReader(new InputStreamReader(own.getInputStream(), StandardCharsets.UTF_8));
-            assertThat(send(w, r, "{\"id\":1,\"op\":\"open\",\"session\":\"l1\"}").path("ok").asBoolean()).isTrue();
+        try (Child own = new Child()) {
+            assertThat(own.send("{\"id\":1,\"op\":\"open\",\"session\":\"l1\"}").path("ok").asBoolean()).isTrue();
             var goal = TermJson.mapper().createObjectNode().put("id", 2).put("op", "goal").put("session", "l1")
                     .put("goal", litter);
-            JsonNode ran = send(w, r, TermJson.mapper().writeValueAsString(goal));
+            JsonNode ran = own.send(TermJson.mapper().writeValueAsString(goal));
             assertThat(ran.path("outcome").asText()).as(ran.toString()).isEqualTo("success");
             String close = "{\"id\":3,\"op\":\"close\",\"session\":\"l1\",\"recycle_after\":43}";
-            assertThat(send(w, r, close).path("ok").asBoolean()).isTrue();
-            JsonNode check = nextReply(r, close);
+            assertThat(own.send(close).path("ok").asBoolean()).isTrue();
+            JsonNode check = own.nextReply(close);
             assertThat(check.path("clean").asBoolean(true)).as(check.toString()).isFalse();
             assertThat(check.path("differences").toString()).as(check.toString()).contains(part + ":");
-        } finally {
-            own.destroyForcibly();
-            own.waitFor(5, TimeUnit.SECONDS);
         }
     }
 }

@@ -391,11 +391,7 @@ class ProcessBackendTest {
                         + "\\+ current_module(pt_m1)").run();
                 assertThat(r.outcome()).as(r.toString()).isEqualTo(Outcome.SUCCESS);
             }
-            long deadline = System.nanoTime() + SANE.toNanos();
-            while (isAlive(pid) && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertThat(isAlive(pid)).as("the dirty child ends").isFalse();
+            awaitGone(pid); // the dirty child ends
         }
     }
 
