@@ -244,6 +244,9 @@ public final class HostileCode {
                 new String[]{"waiting for a message in a cleanup handler under a shorter own limit",
                         "call_with_time_limit(0.2, setup_call_cleanup(true, true, thread_get_message(_)))"},
                 new String[]{"thread_exit/1", "thread_exit(bye)"},
+                // on JPL, the thread that runs a goal is a JVM thread: it must never end
+                new String[]{"system:thread_exit/1", "system:thread_exit(bye)"},
+                new String[]{"thread_exit/1 signalled to itself", "thread_self(T), thread_signal(T, thread_exit(bye))"},
                 new String[]{"thread_signal/2 on itself", "thread_self(T), thread_signal(T, " + loop + ")"});
         for (String[] g : goals) {
             goalVariant(g[0], false, "l :- catch(l, _, l).\n", g[1], r -> r.outcome() != Outcome.SUCCESS);

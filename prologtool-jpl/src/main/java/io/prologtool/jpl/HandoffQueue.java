@@ -15,8 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * Waking a second worker only for it to find the call gone cost about 30 us per call on two cores.
  *
  * <p>The worker woken is the one that parked last: it served the call before, so its thread, its
- * engine and its executor are the warmest in the CPU caches (with the oldest first, a single caller's
- * calls went round all eight workers and their executors).
+ * engine and its stacks are the warmest in the CPU caches (with the oldest first, a single caller's
+ * calls went round all eight workers).
  *
  * <p>No call is left waiting while workers sleep: a worker leaves the polling count and puts itself
  * on the stack of parked workers before it looks at the queue for the last time, and an offer adds

@@ -151,6 +151,11 @@ public final class JplBackend implements PrologBackend {
         return runtime.running();
     }
 
+    /** Workers abandoned with a request that outlived its budget, while that request still runs. */
+    int abandonedWorkers() {
+        return runtime.abandonedWorkers();
+    }
+
     /**
      * Builds a {@link JplBackend}. Settings of the embedded Prolog itself ({@link #swiplPath},
      * {@link #maxConcurrentCalls}) are fixed when it starts: a later builder that sets them differently
@@ -172,8 +177,8 @@ public final class JplBackend implements PrologBackend {
         }
 
         /**
-         * How many calls may run in Prolog at once, 1 to 9 (default 8): JPL's engine pool is small.
-         * Further calls wait their turn in order.
+         * How many calls may run in Prolog at once, 1 to 64 (default 8): each runs on a worker thread
+         * with a Prolog engine of its own. Further calls wait their turn in order.
          */
         public Builder maxConcurrentCalls(int calls) {
             if (calls < 1 || calls > JplRuntime.MAX_WORKERS) {

@@ -7,6 +7,7 @@ import io.prologtool.PrologUnavailableException;
 import io.prologtool.jpl.internal.JplBridge;
 import io.prologtool.jpl.internal.JplCallException;
 import io.prologtool.spi.Harness;
+import io.prologtool.spi.HarnessTimeoutException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,45 +37,52 @@ import java.util.function.BooleanSupplier;
  * The one embedded SWI-Prolog of this JVM, with the harness loaded, and the threads that may talk to
  * it.
  *
- * <p>Threads. JPL lends each Java thread a Prolog engine from a pool of ten (the first is Prolog's
- * main engine) for the length of its outermost query. An engine that moves between OS threads from one
- * query to the next can trip SWI-Prolog's C-stack check (seen here:
- * {@code stack_avail: Assertion failed: here > info->c_stack_base}, which aborts the JVM), so no
- * engine ever moves: each worker thread holds one engine for its whole life by keeping an "anchor"
- * query open, and every request runs nested inside it. Requests wait for a worker in one FIFO queue,
- * so callers are served in order and never block inside JPL waiting for an engine (JPL itself would
- * make them wait without a bound). The control thread initialises JPL (and so holds the main
- * engine), loads the harness, and sends interrupts.
+ * <p>Threads. Each worker thread attaches a Prolog engine of its own for its whole life (not one of
+ * JPL's pool of ten, which JPL lends a thread for the length of its outermost query: an engine that moves
+ * between OS threads from one query to the next can trip SWI-Prolog's C-stack check, seen here as
+ * {@code stack_avail: Assertion failed: here > info->c_stack_base}, which aborts the JVM). Every request
+ * runs on a worker's engine, on the worker's thread, whose C stack is 256 MiB (reserved, not committed):
+ * SWI-Prolog's C code recurses on nested terms, and a JVM cannot survive a C-stack overflow. Requests
+ * wait for a worker in one FIFO queue, so callers are served in order and never block inside JPL. The
+ * control thread initialises JPL (and so holds the main engine), loads the harness, and sends
+ * interrupts.
  *
- * <p>Executors. A worker does not run the request on its own engine: it hands it to its executor, a
- * Prolog thread that the harness entry creates with a large C stack (SWI-Prolog's C code recurses on
- * nested terms, and a JVM cannot survive a C-stack overflow), and waits at most the call's budget. An
- * executor that has not answered by then is abandoned: the worker answers the call itself (a timeout)
- * and takes a new executor, so a goal that ignores every limit never keeps an engine. The exceptions are
- * requests that run no user code and end within a bound of their own (a session's open and close, see
- * {@link #submitOnWorker}): a worker runs those on its own engine, which spares the two thread switches to the
- * executor and back (each a wake-up of a blocked thread, 40-50 us on two cores).
+ * <p>Abandoned workers. A request that has not ended a little after its caller's bound (the call's
+ * budget) is abandoned: its caller gets a timeout, another worker starts in its place, and the
+ * abandoned worker, interrupted again and again, ends with its engine once the request does. So a goal
+ * that ignores every limit never takes a worker from the others. Requests that run no user code and end
+ * within a bound of their own (a session's open and close, see {@link #submitUntimed}) are never
+ * interrupted or abandoned.
  *
- * <p>Limits. A request that overruns its Prolog-side time limit is interrupted again from the control
- * thread (time_limit_exceeded thrown into its executor) until it ends: a sweep every 20 ms, which runs
- * only while calls run or abandoned executors may still run, looks for calls past their deadline, so a
- * call itself schedules nothing. The caller does not wait for that: {@link Call#await} gives up at the
- * caller's bound.
+ * <p>Limits. A request that overruns its Prolog-side time limit is interrupted from the control
+ * thread (time_limit_exceeded thrown into its worker) until it ends: a sweep every 20 ms, which runs
+ * only while such calls run, looks for calls past their deadline or their budget, so a call itself
+ * schedules nothing. The caller does not wait for that: {@link Call#await} gives up at the caller's
+ * bound.
  */
 final class JplRuntime {
 
-    /** JPL's engine pool holds ten engines; Prolog's main engine belongs to the control thread. */
-    static final int MAX_WORKERS = 9;
+    /**
+     * A bound of our own on the workers (each a thread with its own engine and C stack), not JPL's: the
+     * workers do not use JPL's pool of ten engines.
+     */
+    static final int MAX_WORKERS = 64;
     static final int DEFAULT_WORKERS = 8;
     /** Calls that may wait for a worker; beyond it a call fails at once. */
     static final int QUEUE_CAPACITY = 10_000;
 
     /**
-     * C stack of the threads that run Prolog: SWI-Prolog's C code recurses on deep terms (copying,
-     * comparing, writing them) and is used to the 8 MiB of a native thread rather than a Java thread's
-     * 1 MiB. The memory is reserved, not committed.
+     * C stack of the control thread: SWI-Prolog's C code recurses on deep terms (copying, comparing,
+     * writing them) and is used to the 8 MiB of a native thread rather than a Java thread's 1 MiB. The
+     * memory is reserved, not committed.
      */
     private static final long C_STACK_BYTES = 16L << 20;
+    /**
+     * C stack of a worker, which runs the requests: far more than what the harness's depth limits let
+     * SWI-Prolog's recursive C code use. Reserved, not committed: only what a request touches becomes
+     * memory.
+     */
+    private static final long WORKER_STACK_BYTES = 256L << 20;
     private static final int RTLD_NOW = 0x2;
     private static final int RTLD_GLOBAL = 0x100;
     private static final Duration START_BOUND = Duration.ofMinutes(2);
@@ -102,15 +110,17 @@ final class JplRuntime {
     private final AtomicInteger running = new AtomicInteger();
     /** Calls queued or running: polling (see {@link #POLL_NANOS}) is worth it only while a core is free. */
     private final AtomicInteger inFlight = new AtomicInteger();
-    /** Calls running with an interrupt deadline; the control thread's sweep looks at them. */
+    /**
+     * Calls running with an interrupt deadline, abandoned or not, until their worker returns from them;
+     * the control thread's sweep looks at them.
+     */
     private final Set<Call> watched = ConcurrentHashMap.newKeySet();
     /** Whether a sweep is scheduled; it stops when no call runs, so an idle JVM has no timer. */
     private final AtomicBoolean sweeping = new AtomicBoolean();
-    /** Whether abandoned executors may still run; the sweep interrupts them while they do. */
-    private final AtomicBoolean abandonedRunning = new AtomicBoolean();
-    /** When the sweep next interrupts abandoned executors (System.nanoTime; control thread only). */
-    private long nextAbandonedSweep;
-    private static final Duration ABANDONED_SWEEP = Duration.ofSeconds(1);
+    /** Numbers the worker threads, replacements included. */
+    private final AtomicInteger workerNames = new AtomicInteger();
+    /** Workers that were abandoned and whose request still runs. */
+    private final AtomicInteger abandoned = new AtomicInteger();
 
     private JplRuntime(SwiplInstallation installation, JplBridge jpl, Settings settings) {
         this.installation = installation;
@@ -130,12 +140,21 @@ final class JplRuntime {
 
     /**
      * How long a thread polls before it blocks: a worker waiting for the next request, a caller waiting
-     * for its reply. Waking a parked thread costs 30-60 us on two cores, about as much as a whole trivial
-     * request, so a thread that will be needed again within this bound keeps polling instead. It polls
-     * with {@link Thread#yield()}, so any other runnable thread (a worker, another process) gets the core
-     * first, and only while fewer calls are in flight than there are cores.
+     * for a worker to take its call (for the reply, see {@link #REPLY_POLL_NANOS}). Waking a parked
+     * thread costs 30-60 us on two cores, about as much as a whole trivial request, so a thread that will
+     * be needed again within this bound keeps polling instead. It polls with {@link Thread#yield()}, so
+     * any other runnable thread (a worker, another process) gets the core first, and only while a core
+     * is free (a worker: fewer calls in flight than cores; a caller: no more than cores).
      */
     static final long POLL_NANOS = 150_000;
+    /**
+     * How long a caller polls for its reply before it blocks: longer than {@link #POLL_NANOS}, because
+     * a request often takes longer than a wake-up is worth and the caller's core is idle meanwhile
+     * (only while no more calls are in flight than there are cores). A PARARULE-Plus consult takes
+     * 1.5-2 ms; a caller that blocked after 150 us and was woken for the reply took 12-19% fewer
+     * questions a second with one thread, 6-8% fewer with two.
+     */
+    static final long REPLY_POLL_NANOS = 3_000_000;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     /**
@@ -216,15 +235,12 @@ final class JplRuntime {
         CountDownLatch ready = new CountDownLatch(workers);
         AtomicReference<Throwable> workerFailure = new AtomicReference<>();
         for (int i = 1; i <= workers; i++) {
-            Thread t = new Thread(null, () -> workerLoop(ready, workerFailure), "prologtool-jpl-worker-" + i,
-                    C_STACK_BYTES);
-            t.setDaemon(true);
-            t.start();
+            startWorker(ready, workerFailure);
         }
         try {
             if (!ready.await(START_BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new PrologToolException("the embedded SWI-Prolog's " + workers + " worker engines did not "
-                        + "start within " + START_BOUND.toSeconds() + " s (is JPL's engine pool used elsewhere?)");
+                        + "start within " + START_BOUND.toSeconds() + " s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -279,7 +295,7 @@ final class JplRuntime {
             deleteQuietly(dir);
         }
         require(jpl.hasSolution("current_predicate(prologtool_harness:handle_request/2), "
-                + "current_predicate(prologtool_jpl:request/4)"), "load the harness (see the errors above)");
+                + "current_predicate(prologtool_jpl:request/3)"), "load the harness (see the errors above)");
         require(jpl.hasSolution("prologtool_jpl:setup_engine"), "set up the main engine");
     }
 
@@ -314,19 +330,23 @@ final class JplRuntime {
 
     // ---------------------------------------------------------------- workers
 
+    private void startWorker(CountDownLatch ready, AtomicReference<Throwable> failed) {
+        Thread t = new Thread(null, () -> workerLoop(ready, failed),
+                "prologtool-jpl-worker-" + workerNames.incrementAndGet(), WORKER_STACK_BYTES);
+        t.setDaemon(true);
+        t.start();
+    }
+
     private void workerLoop(CountDownLatch ready, AtomicReference<Throwable> failed) {
-        // The anchor attaches a pool engine to this thread until the thread ends: every request is a
-        // query nested inside it, so this engine never runs on another thread, nor this thread on
-        // another engine.
-        Runnable closeAnchor = null;
+        Runnable destroyEngine = null;
         try {
-            closeAnchor = jpl.openAnchor();
+            destroyEngine = jpl.attachEngine();
             oneShot("prologtool_jpl:setup_engine");
         } catch (Throwable t) {
             failed.compareAndSet(null, t);
             ready.countDown();
-            if (closeAnchor != null) {
-                closeAnchor.run();
+            if (destroyEngine != null) {
+                destroyEngine.run();
             }
             return;
         }
@@ -342,13 +362,15 @@ final class JplRuntime {
                 Throwable failure = null;
                 try {
                     if (c.firstInterruptNanos > 0) {
-                        c.interruptAt = System.nanoTime() + c.firstInterruptNanos;
+                        long now = System.nanoTime();
+                        c.interruptAt = now + c.firstInterruptNanos;
+                        c.abandonAt = now + c.budgetNanos;
                         watched.add(c);
                         if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
                             control.schedule(this::sweep, SWEEP.toNanos(), TimeUnit.NANOSECONDS);
                         }
                     }
-                    reply = request(c);
+                    reply = jpl.request(ENTRY_MODULE, c.ticket, c.text);
                 } catch (Throwable t) {
                     failure = t;
                 } finally {
@@ -357,7 +379,10 @@ final class JplRuntime {
                 }
                 // Finished before the caller learns the reply: its next request (a close) must see
                 // this call as ended, or it would be deferred for nothing.
-                c.finish();
+                if (!c.finish()) {
+                    abandoned.decrementAndGet();
+                    return; // abandoned: its caller has its answer and another worker took this one's place
+                }
                 if (failure == null) {
                     c.complete(reply);
                 } else {
@@ -367,7 +392,7 @@ final class JplRuntime {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            closeAnchor.run();
+            destroyEngine.run();
         }
     }
 
@@ -382,62 +407,46 @@ final class JplRuntime {
         }
     }
 
-    /**
-     * prologtool_jpl:request(Ticket, Budget, RequestText, Reply) on the worker's executor, or
-     * prologtool_jpl:request_here(RequestText, Reply) on the worker's own engine: the only predicates
-     * requests call.
-     */
-    private String request(Call c) {
-        return c.onWorker ? jpl.requestHere(ENTRY_MODULE, c.text)
-                : jpl.request(ENTRY_MODULE, c.ticket, c.budgetSeconds, c.text);
-    }
-
     // ---------------------------------------------------------------- interrupts
 
     /**
-     * On the control thread, every {@link #SWEEP} while calls run: interrupt each running call past its
-     * deadline, then again after 1 s, 2 s, ... (at most every 10 s) until it ends. When no call runs
-     * the sweep stops; the next call that needs one starts it again. (A worker adds its call before it
-     * looks at {@link #sweeping}, and the sweep clears it before it looks at the calls once more, so a
-     * call is never left without a sweep.)
+     * On the control thread, every {@link #SWEEP} while calls run: abandon each call past its budget
+     * (its caller gets a timeout and a new worker takes its worker's place), and interrupt each call
+     * past its deadline, then again after 1 s, 2 s, ... (at most every 10 s) until its worker returns
+     * from it. When no such call runs the sweep stops; the next call that needs one starts it again. (A
+     * worker adds its call before it looks at {@link #sweeping}, and the sweep clears it before it looks
+     * at the calls once more, so a call is never left without a sweep.)
      */
     private void sweep() {
         long now = System.nanoTime();
-        if (abandonedRunning.get() && now - nextAbandonedSweep >= 0) {
-            nextAbandonedSweep = now + ABANDONED_SWEEP.toNanos();
-            abandonedRunning.set(countHere("interrupt_abandoned") > 0);
-        }
         for (Call c : watched) {
-            if (c.isFinished() || now - c.interruptAt < 0) {
+            if (now - c.abandonAt >= 0 && c.abandon()) {
+                abandoned.incrementAndGet();
+                // nobody waits for the replacement: one that cannot start leaves a worker fewer, and the
+                // calls go to the others
+                startWorker(new CountDownLatch(1), new AtomicReference<>());
+                c.fail(new HarnessTimeoutException("the request did not stop at its time limit; the thread "
+                        + "running it was left to end on its own and the session goes on"));
+            }
+            if (now - c.interruptAt < 0) {
                 continue;
             }
             interrupt(c.ticket);
             c.interruptAt = now + c.interruptPeriod;
             c.interruptPeriod = Math.min(c.interruptPeriod * 2, Duration.ofSeconds(10).toNanos());
         }
-        if (watched.isEmpty() && !abandonedRunning.get()) {
+        if (watched.isEmpty()) {
             sweeping.set(false);
-            if ((watched.isEmpty() && !abandonedRunning.get()) || !sweeping.compareAndSet(false, true)) {
+            if (watched.isEmpty() || !sweeping.compareAndSet(false, true)) {
                 return;
             }
         }
         control.schedule(this::sweep, SWEEP.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /**
-     * A worker gave up waiting for its executor (the reply says "abandoned"): from now on the sweep also
-     * asks the abandoned executors to stop, once a second, until none runs.
-     */
-    void noteAbandoned() {
-        abandonedRunning.set(true);
-        if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
-            control.schedule(this::sweep, SWEEP.toNanos(), TimeUnit.NANOSECONDS);
-        }
-    }
-
-    /** Whether executors that their workers abandoned may still run (as last seen by the sweep). */
-    boolean abandonedRunning() {
-        return abandonedRunning.get();
+    /** Workers that were abandoned (their request outlived its budget) and whose request still runs. */
+    int abandonedWorkers() {
+        return abandoned.get();
     }
 
     /** On the control thread: prologtool_jpl:interrupt(Ticket). */
@@ -513,27 +522,26 @@ final class JplRuntime {
     /**
      * Queues one request. The caller then waits with {@link Call#awaitStart} and {@link Call#await}.
      *
-     * @param firstInterrupt when to interrupt the request if it still runs (null: never)
-     * @param budget         how long its worker waits for the reply before it abandons the executor
-     *                       running it (and answers the call with a timeout itself)
+     * @param firstInterrupt when to interrupt the request if it still runs
+     * @param budget         when to abandon it if it still runs: its call then fails with a
+     *                       {@link HarnessTimeoutException}, and another worker takes its worker's place
      * @throws PrologToolException when {@value #QUEUE_CAPACITY} calls wait already
      */
     Call submit(String requestText, Duration firstInterrupt, Duration budget) {
-        return submit(new Call(tickets.incrementAndGet(), requestText,
-                firstInterrupt == null ? 0 : Math.max(1, firstInterrupt.toNanos()), budget.toNanos() / 1e9, false,
-                inFlight));
+        return submit(new Call(tickets.incrementAndGet(), requestText, Math.max(1, firstInterrupt.toNanos()),
+                Math.max(1, budget.toNanos()), inFlight));
     }
 
     /**
-     * Queues one request that its worker runs on its own engine rather than on its executor. Only for
-     * requests that run no user code and end within a bound of their own whatever the session did (the
-     * harness's open and close: a close stops the session's cursors and threads, waiting at most a second
-     * for each), so that no goal can keep the engine. Such a request is never interrupted or abandoned.
+     * Queues one request that is never interrupted or abandoned. Only for requests that run no user code
+     * and end within a bound of their own whatever the session did (the harness's open and close: a
+     * close stops the session's cursors and threads, waiting at most a second for each), so that no goal
+     * can keep the worker.
      *
      * @throws PrologToolException when {@value #QUEUE_CAPACITY} calls wait already
      */
-    Call submitOnWorker(String requestText) {
-        return submit(new Call(tickets.incrementAndGet(), requestText, 0, 0, true, inFlight));
+    Call submitUntimed(String requestText) {
+        return submit(new Call(tickets.incrementAndGet(), requestText, 0, 0, inFlight));
     }
 
     private Call submit(Call c) {
@@ -541,7 +549,7 @@ final class JplRuntime {
         if (!queue.offer(c)) {
             inFlight.decrementAndGet();
             throw new PrologToolException("the embedded SWI-Prolog is overloaded: " + QUEUE_CAPACITY
-                    + " calls wait for its " + workers + " engines");
+                    + " calls wait for its " + workers + " workers");
         }
         return c;
     }
@@ -554,14 +562,13 @@ final class JplRuntime {
 
     /** One request on its way through the queue and a worker. */
     static final class Call {
-        private enum State { QUEUED, RUNNING, WITHDRAWN, FINISHED }
+        private enum State { QUEUED, RUNNING, WITHDRAWN, FINISHED, ABANDONED }
 
         final long ticket;
         final String text;
+        /** After how long a running call is interrupted, and after how long abandoned; 0: never. */
         final long firstInterruptNanos;
-        final double budgetSeconds;
-        /** Run on the worker's own engine, not on its executor (see {@link #submitOnWorker}). */
-        final boolean onWorker;
+        final long budgetNanos;
         private final Object lock = new Object();
         private State state = State.QUEUED;                  // guarded by lock
         private final List<Runnable> afterwards = new ArrayList<>(); // guarded by lock
@@ -569,18 +576,18 @@ final class JplRuntime {
         private final CompletableFuture<String> reply = new CompletableFuture<>();
         /** When the control thread should interrupt it next (System.nanoTime), and then how often. */
         volatile long interruptAt;
+        /** When the control thread abandons it if it still runs (System.nanoTime). */
+        volatile long abandonAt;
         volatile long interruptPeriod = Duration.ofSeconds(1).toNanos();
         /** The runtime's count of calls in flight; this call leaves it once, when it ends. */
         private final AtomicInteger inFlight;
         private boolean counted = true; // guarded by lock
 
-        private Call(long ticket, String text, long firstInterruptNanos, double budgetSeconds, boolean onWorker,
-                     AtomicInteger inFlight) {
+        private Call(long ticket, String text, long firstInterruptNanos, long budgetNanos, AtomicInteger inFlight) {
             this.ticket = ticket;
             this.text = Objects.requireNonNull(text);
             this.firstInterruptNanos = firstInterruptNanos;
-            this.budgetSeconds = budgetSeconds;
-            this.onWorker = onWorker;
+            this.budgetNanos = budgetNanos;
             this.inFlight = inFlight;
         }
 
@@ -604,9 +611,17 @@ final class JplRuntime {
             reply.completeExceptionally(t);
         }
 
-        /** The worker is done with the call. */
-        private void finish() {
-            end(State.FINISHED);
+        /** The worker is done with the call; false if the call was abandoned before. */
+        private boolean finish() {
+            return end(State.FINISHED, State.RUNNING);
+        }
+
+        /**
+         * The call outlived its budget: it ends now for its caller (who is then failed with a timeout),
+         * while its worker still runs it. False if the worker finished it first.
+         */
+        private boolean abandon() {
+            return end(State.ABANDONED, State.RUNNING);
         }
 
         /** Moves to {@code last} (from {@code from}, if given) and runs what waited for the end. */
@@ -634,17 +649,10 @@ final class JplRuntime {
             return true;
         }
 
-        /** True once the call ran to its end, or was withdrawn before it started. */
-        boolean isFinished() {
-            synchronized (lock) {
-                return state == State.FINISHED || state == State.WITHDRAWN;
-            }
-        }
-
-        /** Runs {@code action} once this call has ended (at once if it has). */
+        /** Runs {@code action} once this call has ended, was withdrawn or abandoned (at once if it has). */
         void whenFinished(Runnable action) {
             synchronized (lock) {
-                if (state != State.FINISHED && state != State.WITHDRAWN) {
+                if (state == State.QUEUED || state == State.RUNNING) {
                     afterwards.add(action);
                     return;
                 }
@@ -657,7 +665,7 @@ final class JplRuntime {
          * then withdrawn (unless a worker took it at that very moment, which counts as started).
          */
         boolean awaitStart(Duration bound) throws InterruptedException {
-            pollBriefly(() -> started.getCount() == 0);
+            pollBriefly(() -> started.getCount() == 0, POLL_NANOS);
             if (started.await(bound.toNanos(), TimeUnit.NANOSECONDS)) {
                 return true;
             }
@@ -666,16 +674,16 @@ final class JplRuntime {
 
         /** The reply text, waiting at most {@code bound}. */
         String await(Duration bound) throws InterruptedException, TimeoutException, ExecutionException {
-            pollBriefly(reply::isDone);
+            pollBriefly(reply::isDone, REPLY_POLL_NANOS);
             return reply.get(bound.toNanos(), TimeUnit.NANOSECONDS);
         }
 
-        /** Polls {@code done} for up to {@link #POLL_NANOS} while a core is free (see there). */
-        private void pollBriefly(BooleanSupplier done) {
+        /** Polls {@code done} for up to {@code pollNanos} while no more calls are in flight than there are cores. */
+        private void pollBriefly(BooleanSupplier done, long pollNanos) {
             if (done.getAsBoolean() || inFlight.get() > CORES) {
                 return;
             }
-            long until = System.nanoTime() + POLL_NANOS;
+            long until = System.nanoTime() + pollNanos;
             while (!done.getAsBoolean() && System.nanoTime() < until) {
                 Thread.yield();
             }

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A session's way into the embedded Prolog: each request is one call of the harness entry
- * {@code prologtool_jpl:request/4} on a worker engine of the {@link JplRuntime}.
+ * {@code prologtool_jpl:request/3} on a worker engine of the {@link JplRuntime}.
  *
  * <p>There is no process to kill, so the transport never dies: a call that outlives its bound reports
  * a timeout while the runtime keeps interrupting the goal, and the session goes on answering. Closing a
@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class JplTransport implements HarnessTransport {
 
-    /** How much longer than its caller a worker waits for a reply before it abandons the executor. */
+    /** How much longer than its caller waits the runtime lets a request run before it abandons its worker. */
     private static final Duration ABANDON_MARGIN = Duration.ofMillis(500);
     /** Interrupts come this long after a Prolog-side time limit at the earliest and at the latest. */
     private static final Duration MIN_INTERRUPT_MARGIN = Duration.ofMillis(100);
@@ -65,8 +65,8 @@ final class JplTransport implements HarnessTransport {
         if (!close) {
             awaitEarlierCalls(timeout);
         }
-        // open and close run no user code and end by themselves: on the worker's own engine
-        JplRuntime.Call call = close || "open".equals(op) ? runtime.submitOnWorker(text)
+        // open and close run no user code and end by themselves: never interrupted or abandoned
+        JplRuntime.Call call = close || "open".equals(op) ? runtime.submitUntimed(text)
                 : runtime.submit(text, firstInterrupt(request, timeout), timeout.plus(ABANDON_MARGIN));
         unfinished.add(call);
         call.whenFinished(() -> unfinished.remove(call));
@@ -111,7 +111,7 @@ final class JplTransport implements HarnessTransport {
         for (JplRuntime.Call c : running) {
             c.whenFinished(() -> {
                 if (left.decrementAndGet() == 0) {
-                    runtime.submitOnWorker(closeText);
+                    runtime.submitUntimed(closeText);
                 }
             });
         }
@@ -135,8 +135,8 @@ final class JplTransport implements HarnessTransport {
 
     /**
      * Waits until the calls of this session that still run (one whose caller gave up at its bound) have
-     * ended: a session's calls never run at once. Their workers give up on them soon after their own
-     * bound, so the wait is short; past {@code timeout} the new call fails as a timeout.
+     * ended: a session's calls never run at once. The runtime abandons them soon after their own bound,
+     * so the wait is short; past {@code timeout} the new call fails as a timeout.
      */
     private void awaitEarlierCalls(Duration timeout) {
         if (unfinished.isEmpty()) {
@@ -156,15 +156,7 @@ final class JplTransport implements HarnessTransport {
         }
     }
 
-    private JsonNode reply(long id, String text) {
-        JsonNode reply = parseReply(id, text);
-        if (reply.path("abandoned").asBoolean(false)) {
-            runtime.noteAbandoned();
-        }
-        return reply;
-    }
-
-    private static JsonNode parseReply(long id, String text) {
+    private static JsonNode reply(long id, String text) {
         JsonNode reply;
         try {
             reply = TermJson.mapper().readTree(text);

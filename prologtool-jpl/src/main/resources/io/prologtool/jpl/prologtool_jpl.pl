@@ -1,25 +1,25 @@
 /*  prologtool JPL entry: how the in-process backend reaches the harness.
 
-    Java calls one fixed predicate, request/4, with the request JSON as an
+    Java calls one fixed predicate, request/3, with the request JSON as an
     atom and gets the reply JSON back as an atom; no other term crosses
     JPL (FACTS, "JPL"). The rest of this file is what only an embedded
     Prolog needs:
 
-      - Requests do not run on the JPL engines themselves. Each JPL worker
-        hands its request to an executor: a Prolog thread created here,
-        with a C stack far larger than what the harness's depth limits let
-        SWI-Prolog's recursive C code use, and waits for the reply at most
-        the request's budget. An executor that has not answered by then
-        (a goal looping where no signal reaches it) is abandoned: the
-        worker answers the call itself, takes a new executor for its next
-        request, and the old one ends when its request does (it is asked
-        again and again to stop). So no goal keeps an engine, and a goal
-        that ends its thread (thread_exit/1 somehow) costs its executor,
-        never the engine. Requests that run no user code and end within
-        a bound of their own (a session's open and close) run on the JPL
-        engine itself (request_here/2): handing a request to a blocked
-        thread and the reply back costs two wake-ups, 40-50 us each on
-        two cores, more than such a request's own work.
+      - Every request runs on the engine of the Java worker thread that
+        calls request/3: an engine of its own, attached to that thread
+        for the thread's life (never one of JPL's pool, which would move
+        between threads), with the thread's C stack of 256 MiB, far more
+        than what the harness's depth limits let SWI-Prolog's recursive C
+        code use. A request that outlives its budget (a goal looping where
+        no signal reaches it) is left to its worker: Java answers the call
+        itself, starts another worker in its place, and keeps asking the
+        old one to stop (interrupt/1); that worker ends when its request
+        does. So a goal that ignores every limit costs a thread, never a
+        worker's place, and no request crosses to another thread inside
+        Prolog (a hand-off to a blocked thread and back costs two
+        wake-ups, 40-50 us each on two cores). No goal can end a worker's
+        thread: thread_exit/1 is refused by the guard, and calls
+        qualified with system by the isolation check.
       - JPL carries characters of the Basic Multilingual Plane only: a
         character above U+FFFF is dropped or raises representation_error
         on the way in and on the way out. Such characters travel as JSON
@@ -28,8 +28,8 @@
         parses the request, encode_astral/2 escapes them in the reply.
       - Text comes back as an atom (JPL leaks every string it returns).
       - Each running request is registered with the ticket Java gave it,
-        so that interrupt/1 can throw into the executor running it.
-      - Each engine and executor is a Prolog thread with its own standard
+        so that interrupt/1 can throw into the thread running it.
+      - Each engine is a Prolog thread with its own standard
         streams: setup_engine/0 gives it an empty user_input (goals read
         end of file) and sends its stray output to stderr, never to the
         JVM's stdout.
@@ -38,10 +38,8 @@
 */
 
 :- module(prologtool_jpl,
-          [ request/4,                  % +Ticket, +Budget, +RequestText, -ReplyText
-            request_here/2,             % +RequestText, -ReplyText
+          [ request/3,                  % +Ticket, +RequestText, -ReplyText
             interrupt/1,                % +Ticket
-            interrupt_abandoned/1,      % -Count
             setup_engine/0,
             module_count/1,             % -Count
             session_module_count/1      % -Count
@@ -52,137 +50,26 @@
 :- catch(use_module(library(pcre), [re_match/2]), _, true).
 
 :- dynamic
-    running/2,                          % Ticket, Executor
-    abandoned/1.                        % Executor left behind by its worker
-:- thread_local
-    worker_executor/2.                  % Executor, Queue (in a JPL worker)
+    running/2.                          % Ticket, Thread
 
-%   Several executors serve requests at once, and halt is never allowed.
+%   Several engines serve requests at once, and halt is never allowed.
 :- initialization(( assertz(prologtool_harness:threaded),
                     assertz(prologtool_harness:halt_armed) )).
 
-%   The C stack of an executor. Reserved, not committed: only what a
-%   request touches becomes memory. The harness keeps terms, text and
-%   re-entry from C within limits that need a few megabytes at most.
-executor_c_stack(268435456).
-
-%!  request(+Ticket:integer, +Budget:number, +RequestText:atom, -ReplyText:atom) is det.
+%!  request(+Ticket:integer, +RequestText:atom, -ReplyText:atom) is det.
 %
 %   Run one harness request (prologtool_harness:handle_request/2, which
-%   never fails or throws) on behalf of the Java call with Ticket, on
-%   this worker's executor, waiting at most Budget seconds.
+%   never fails or throws) on this engine, on behalf of the Java call
+%   with Ticket, registered so that interrupt/1 can reach it.
 %
 %   The reply crosses as an atom, not a string: JPL 7.6.1 leaks the text
 %   of every string it hands to Java (measured: about the string's length
 %   in bytes per call), while a reply atom is reclaimed by atom garbage
 %   collection.
 
-request(Ticket, Budget, RequestText, ReplyText) :-
+request(Ticket, RequestText, ReplyText) :-
     decode_astral(RequestText, Request),
-    executor(Exec, Queue),
     thread_self(Me),
-    thread_send_message(Queue, run(Ticket, Request, Me)),
-    get_time(Now),
-    Until is Now + Budget,
-    (   await_reply(Me, Ticket, Until, Outcome)
-    ->  true
-    ;   assertz(abandoned(Exec)),
-        retractall(worker_executor(_, _)),
-        thread_send_message(Queue, stop),   % in case it is idle by now
-        Outcome = abandoned
-    ),
-    reply_text(Outcome, Request, Text),
-    atom_string(ReplyText, Text).
-
-%!  request_here(+RequestText:atom, -ReplyText:atom) is det.
-%
-%   Run one harness request on this engine itself. Only for requests
-%   that run no user code and end within a bound of their own whatever
-%   the session did: Java sends open and close this way (a close stops
-%   the session's cursors and threads, waiting at most a second for
-%   each, and defers itself while a goal of the session still runs). So
-%   no goal can keep the engine, and nothing here needs the executor's
-%   C stack, its interrupts or its abandonment.
-
-request_here(RequestText, ReplyText) :-
-    decode_astral(RequestText, Request),
-    catch(prologtool_harness:handle_request(Request, Reply), E,
-          ( message_to_codes_safe(E, Msg),
-            failure_reply(Request, protocol_error, Msg, Reply) )),
-    encode_astral(Reply, Text),
-    atom_string(ReplyText, Text).
-
-%   The reply for Ticket; stale messages (of a request this worker gave up
-%   on, whose executor answered after all) are dropped.
-await_reply(Me, Ticket, Until, Outcome) :-
-    get_time(Now),
-    Left is Until - Now,
-    Left > 0,
-    thread_get_message(Me, msg(T, Body), [timeout(Left)]),
-    (   T == Ticket
-    ->  Outcome = Body
-    ;   await_reply(Me, Ticket, Until, Outcome)
-    ).
-
-reply_text(reply(Text), _, Text).
-reply_text(abandoned, Request, Text) :-
-    failure_reply(Request, timeout,
-                  "The request did not stop at its time limit; the thread running it \c
-                   was left to end on its own and the session goes on", Text).
-reply_text(died(Status), Request, Text) :-
-    format(string(Msg), "The Prolog thread running the request ended (~q); \c
-                         the session goes on", [Status]),
-    failure_reply(Request, session_crashed, Msg, Text).
-
-failure_reply(Request, Kind, Message, Text) :-
-    (   catch(atom_json_dict(Request, Dict, []), _, fail),
-        get_dict(id, Dict, Id)
-    ->  true
-    ;   Id = null
-    ),
-    atom_json_dict(Text0, _{id:Id, ok:false, abandoned:true,
-                            error:_{kind:Kind, message:Message, prolog_term:null}},
-                   [as(string), width(0)]),
-    encode_astral(Text0, Text).
-
-%   This worker's executor, started on first use or after the last one
-%   was abandoned or ended.
-executor(Exec, Queue) :-
-    worker_executor(Exec, Queue),
-    \+ abandoned(Exec),
-    catch(thread_property(Exec, status(running)), _, fail),
-    !.
-executor(Exec, Queue) :-
-    retractall(worker_executor(_, _)),
-    thread_self(Worker),
-    message_queue_create(Queue),
-    executor_c_stack(CStack),
-    thread_create(executor_loop(Queue), Exec,
-                  [ c_stack(CStack),
-                    detached(true),
-                    at_exit(executor_exit(Worker, Queue))
-                  ]),
-    assertz(worker_executor(Exec, Queue)).
-
-executor_loop(Queue) :-
-    setup_engine,
-    executor_serve(Queue).
-
-executor_serve(Queue) :-
-    thread_get_message(Queue, Message),
-    (   Message = run(Ticket, Request, ReplyTo)
-    ->  serve_one(Ticket, Request, ReplyTo),
-        thread_self(Me),
-        (   abandoned(Me)
-        ->  true                        % its worker has a new one: end
-        ;   executor_serve(Queue)
-        )
-    ;   true                            % stop
-    ).
-
-serve_one(Ticket, Request, ReplyTo) :-
-    thread_self(Me),
-    nb_setval('$pt_ticket', Ticket),
     catch(setup_call_cleanup(
               assertz(running(Ticket, Me)),
               prologtool_harness:handle_request(Request, Reply),
@@ -190,36 +77,26 @@ serve_one(Ticket, Request, ReplyTo) :-
           E,
           ( message_to_codes_safe(E, Msg),
             failure_reply(Request, protocol_error, Msg, Reply) )),
-    nb_setval('$pt_ticket', none),
-    (   abandoned(Me)
+    encode_astral(Reply, Text),
+    atom_string(ReplyText, Text).
+
+failure_reply(Request, Kind, Message, Text) :-
+    (   catch(atom_json_dict(Request, Dict, []), _, fail),
+        get_dict(id, Dict, Id)
     ->  true
-    ;   encode_astral(Reply, Text),
-        thread_send_message(ReplyTo, msg(Ticket, reply(Text)))
-    ).
+    ;   Id = null
+    ),
+    atom_json_dict(Text, _{id:Id, ok:false,
+                           error:_{kind:Kind, message:Message, prolog_term:null}},
+                   [as(string), width(0)]).
 
 message_to_codes_safe(E, Msg) :-
     catch(format(string(Msg), "The request raised ~q outside the harness",
                  [E]), _, Msg = "The request raised an exception outside the harness").
 
-%   When an executor ends: a worker still waiting for it learns why, and
-%   whatever its request held is given back.
-executor_exit(Worker, Queue) :-
-    thread_self(Me),
-    (   retract(abandoned(Me))
-    ->  true
-    ;   nb_current('$pt_ticket', Ticket),
-        Ticket \== none
-    ->  (   thread_property(Me, status(Status)) -> true ; Status = unknown ),
-        catch(thread_send_message(Worker, msg(Ticket, died(Status))), _, true)
-    ;   true
-    ),
-    retractall(running(_, Me)),
-    catch(prologtool_harness:release_sessions, _, true),
-    catch(message_queue_destroy(Queue), _, true).
-
 %!  interrupt(+Ticket:integer) is det.
 %
-%   Ask the executor running Ticket to stop: throw time_limit_exceeded
+%   Ask the thread running Ticket to stop: throw time_limit_exceeded
 %   into it, as its own expired time limit would. A request that has
 %   ended in the meantime is left alone (the signal checks again when it
 %   runs).
@@ -234,23 +111,9 @@ stop(Ticket) :-
     ;   true
     ).
 
-%!  interrupt_abandoned(-Count) is det.
-%
-%   Ask every abandoned executor to stop, as interrupt/1 does; Count is
-%   how many are still running.
-
-interrupt_abandoned(Count) :-
-    findall(E, abandoned(E), Es),
-    forall(member(E, Es),
-           (   running(Ticket, E)
-           ->  catch(thread_signal(E, prologtool_jpl:stop(Ticket)), _, true)
-           ;   true
-           )),
-    length(Es, Count).
-
 %!  setup_engine is det.
 %
-%   Run once in every engine and executor, before its first request.
+%   Run once in every engine, before its first request.
 
 setup_engine :-
     set_prolog_flag(debug_on_error, false),

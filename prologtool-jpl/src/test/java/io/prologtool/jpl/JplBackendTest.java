@@ -1,5 +1,6 @@
 package io.prologtool.jpl;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.prologtool.ConsultResult;
 import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
@@ -8,6 +9,8 @@ import io.prologtool.PrologToolException;
 import io.prologtool.SessionOptions;
 import io.prologtool.Term;
 import io.prologtool.TestReport;
+import io.prologtool.json.TermJson;
+import io.prologtool.spi.HarnessTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -124,6 +128,26 @@ class JplBackendTest {
                 .hasMessageContaining("at least 1");
         try (PrologSession s = backend.open()) {
             assertThat(s.goal("X = 1").run().succeeded()).isTrue();
+        }
+    }
+
+    @Test
+    void moreCallsRunAtOnceThanJplsPoolHasEngines() throws Exception {
+        // The workers attach engines of their own: sixteen calls at once, where JPL's pool holds ten.
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JplManyWorkersChild.class.getName()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
+        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplManyWorkersChild.ALL_AT_ONCE);
+        assertThat(out).contains("PEAK " + JplManyWorkersChild.CALLS);
+    }
+
+    @Test
+    void concurrentCallsOutsideOneToSixtyFourAreRefused() {
+        for (int calls : new int[]{0, JplRuntime.MAX_WORKERS + 1}) {
+            assertThatThrownBy(() -> JplBackend.builder().maxConcurrentCalls(calls))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 64");
         }
     }
 
@@ -238,6 +262,66 @@ class JplBackendTest {
         }
         assertThat(backend.runningCalls()).isZero();
         assertThat(backend.moduleCount()).as("the session's module, once its goal ended").isEqualTo(modulesBefore);
+    }
+
+    @Test
+    void aWorkerLeftWithARequestPastItsBudgetIsReplacedAndEndsWithIt() throws Exception {
+        // The harness stops every goal tried so far within its limits (HostileCode), so the budget is
+        // made short here instead: sleep(2) with a budget of 0.2 s. Its call fails as a timeout at the
+        // budget, another worker takes the old one's place, so all eight workers serve again while the
+        // old one still sleeps, and the old one ends when its goal does.
+        JplRuntime runtime = backend.runtime();
+        JplTransport transport = new JplTransport(runtime, SANE);
+        ObjectNode open = TermJson.mapper().createObjectNode().put("op", "open").put("session", "abandon_probe");
+        assertThat(transport.call(open, SANE).path("ok").asBoolean()).as("opened").isTrue();
+        try {
+            long t0 = System.nanoTime();
+            JplRuntime.Call call = runtime.submit("{\"id\":99,\"op\":\"goal\",\"session\":\"abandon_probe\","
+                    + "\"goal\":\"sleep(2)\"}", Duration.ofSeconds(10), Duration.ofMillis(200));
+            assertThat(call.awaitStart(SANE)).isTrue();
+            assertThatThrownBy(() -> call.await(SANE)).isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(HarnessTimeoutException.class);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(ms).as("failed at its budget, not when the goal ended").isLessThan(1_500L);
+            assertThat(backend.abandonedWorkers()).isEqualTo(1);
+            List<PrologSession> sleepers = new ArrayList<>();
+            ExecutorService pool = Executors.newFixedThreadPool(JplRuntime.DEFAULT_WORKERS);
+            try {
+                List<Future<GoalResult>> fs = new ArrayList<>();
+                for (int i = 0; i < JplRuntime.DEFAULT_WORKERS; i++) {
+                    PrologSession s = backend.open();
+                    sleepers.add(s);
+                    fs.add(pool.submit(() -> s.goal("sleep(0.5)").run()));
+                }
+                int peak = 0;
+                while (!fs.stream().allMatch(Future::isDone)) {
+                    peak = Math.max(peak, backend.runningCalls());
+                    Thread.sleep(5);
+                }
+                for (Future<GoalResult> f : fs) {
+                    assertThat(f.get().outcome()).isEqualTo(Outcome.SUCCESS);
+                }
+                assertThat(peak).as("calls running at once: every worker's and the abandoned one's")
+                        .isEqualTo(JplRuntime.DEFAULT_WORKERS + 1);
+            } finally {
+                pool.shutdownNow();
+                sleepers.forEach(PrologSession::close);
+            }
+            awaitTrue(() -> backend.abandonedWorkers() == 0 && backend.runningCalls() == 0,
+                    "the abandoned worker ended with its goal");
+        } finally {
+            ObjectNode close = TermJson.mapper().createObjectNode().put("op", "close").put("session", "abandon_probe");
+            assertThat(transport.call(close, SANE).path("closed").asBoolean()).as("closed").isTrue();
+        }
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + SANE.toNanos();
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     @Test

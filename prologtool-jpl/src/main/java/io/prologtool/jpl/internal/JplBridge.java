@@ -35,27 +35,20 @@ public interface JplBridge {
     boolean loadFile(Path file);
 
     /**
-     * Opens the "anchor" query {@code true} and leaves it open, so this thread keeps its engine until the
-     * returned action closes it.
+     * Attaches a Prolog engine of its own to this thread ({@code PL_thread_attach_engine}), not one of
+     * JPL's pool: every later query of this thread runs on it, and it never runs on another thread. The
+     * returned action destroys it; call it on this thread, with no query open.
      *
-     * @throws JplCallException when the anchor query fails
+     * @throws JplCallException when Prolog cannot create the engine
      */
-    Runnable openAnchor();
+    Runnable attachEngine();
 
     /**
-     * {@code Module:request(Ticket, Budget, RequestText, Reply)}: the reply text.
+     * {@code Module:request(Ticket, RequestText, Reply)}: the reply text.
      *
      * @throws JplCallException when Prolog raised or JPL failed
      */
-    String request(String module, long ticket, double budgetSeconds, String requestText);
-
-    /**
-     * {@code Module:request_here(RequestText, Reply)}: the reply text of a request run on this thread's
-     * own engine.
-     *
-     * @throws JplCallException when Prolog raised or JPL failed
-     */
-    String requestHere(String module, String requestText);
+    String request(String module, long ticket, String requestText);
 
     /** {@code Module:Predicate(Ticket)}, ignoring failure and errors. */
     void callQuietly(String module, String predicate, long ticket);

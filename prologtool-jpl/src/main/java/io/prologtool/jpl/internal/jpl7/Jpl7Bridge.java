@@ -11,6 +11,7 @@ import org.jpl7.Query;
 import org.jpl7.Term;
 import org.jpl7.Util;
 import org.jpl7.Variable;
+import org.jpl7.fli.Prolog;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -45,26 +46,20 @@ public final class Jpl7Bridge implements JplBridge {
     }
 
     @Override
-    public Runnable openAnchor() {
-        Query anchor = new Query("true");
-        try {
-            if (!anchor.hasMoreSolutions()) {
-                anchor.close();
-                throw new JplCallException(null, "the anchor query failed", null);
-            }
-        } catch (JPLException e) {
-            anchor.close();
-            throw translate(e);
+    public Runnable attachEngine() {
+        int id = Prolog.create_engine();
+        if (id < 0) {
+            throw new JplCallException(null, "SWI-Prolog could not create an engine for this thread ("
+                    + id + ")", null);
         }
-        return anchor::close;
+        return Prolog::destroy_engine;
     }
 
     @Override
-    public String request(String module, long ticket, double budgetSeconds, String requestText) {
+    public String request(String module, long ticket, String requestText) {
         Query q = new Query(new Compound(":", new Term[]{new Atom(module),
                 new Compound("request", new Term[]{
-                        new org.jpl7.Integer(ticket), new org.jpl7.Float(budgetSeconds),
-                        new Atom(requestText), new Variable("Reply")})}));
+                        new org.jpl7.Integer(ticket), new Atom(requestText), new Variable("Reply")})}));
         return reply(q);
     }
 
@@ -78,12 +73,6 @@ public final class Jpl7Bridge implements JplBridge {
             }
             return reply.name();
         });
-    }
-
-    @Override
-    public String requestHere(String module, String requestText) {
-        return reply(new Query(new Compound(":", new Term[]{new Atom(module),
-                new Compound("request_here", new Term[]{new Atom(requestText), new Variable("Reply")})})));
     }
 
     @Override
