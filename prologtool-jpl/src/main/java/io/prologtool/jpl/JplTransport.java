@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class JplTransport implements HarnessTransport {
 
-    /** How much longer than its caller waits the runtime lets a request run before it abandons its worker. */
+    /** How long past its caller's bound a request may run before the runtime abandons its worker. */
     private static final Duration ABANDON_MARGIN = Duration.ofMillis(500);
     /** Interrupts come this long after a Prolog-side time limit at the earliest and at the latest. */
     private static final Duration MIN_INTERRUPT_MARGIN = Duration.ofMillis(100);
