@@ -293,11 +293,7 @@ class JplBackendTest {
                     sleepers.add(s);
                     fs.add(pool.submit(() -> s.goal("sleep(0.5)").run()));
                 }
-                int peak = 0;
-                while (!fs.stream().allMatch(Future::isDone)) {
-                    peak = Math.max(peak, backend.runningCalls());
-                    Thread.sleep(5);
-                }
+                int peak = JplManyWorkersChild.peakRunning(backend, fs);
                 for (Future<GoalResult> f : fs) {
                     assertThat(f.get().outcome()).isEqualTo(Outcome.SUCCESS);
                 }

@@ -25,6 +25,16 @@ public final class JplManyWorkersChild {
     private JplManyWorkersChild() {
     }
 
+    /** The most calls seen running in Prolog at once (sampled every 5 ms) until all of {@code calls} are done. */
+    static int peakRunning(JplBackend backend, List<Future<GoalResult>> calls) throws InterruptedException {
+        int peak = 0;
+        while (!calls.stream().allMatch(Future::isDone)) {
+            peak = Math.max(peak, backend.runningCalls());
+            Thread.sleep(5);
+        }
+        return peak;
+    }
+
     public static void main(String[] args) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(CALLS);
         List<PrologSession> sessions = new ArrayList<>();
@@ -35,11 +45,7 @@ public final class JplManyWorkersChild {
                 sessions.add(s);
                 fs.add(pool.submit(() -> s.goal("sleep(1.5)").run()));
             }
-            int peak = 0;
-            while (!fs.stream().allMatch(Future::isDone)) {
-                peak = Math.max(peak, backend.runningCalls());
-                Thread.sleep(5);
-            }
+            int peak = peakRunning(backend, fs);
             for (Future<GoalResult> f : fs) {
                 if (f.get().outcome() != Outcome.SUCCESS) {
                     System.out.println("GOAL " + f.get());
