@@ -150,10 +150,16 @@ limit_time(Seconds, Goal) :-
 %
 %   Enter and leave a limit expiring at Deadline (get_time/1 time) on
 %   this thread; Saved is what the slot held before, for nested limits.
+%
+%   Only the thread itself writes its slot (the watchdog reads it), so
+%   get_flag/2 and set_flag/2, each atomic, do: flag/3 with an expression
+%   takes a global mutex, twice per goal request (about 1 us together).
 watch_deadline(Deadline, Saved) :-
     watch_slot(Key),
-    flag(Key, Saved, min(Saved, Deadline)),
-    flag('$pt_watchdog_wakes', Wake, Wake),
+    get_flag(Key, Saved),
+    Earliest is min(Saved, Deadline),
+    set_flag(Key, Earliest),
+    get_flag('$pt_watchdog_wakes', Wake),
     (   Deadline < Wake
     ->  catch(thread_send_message(prologtool_watchdog, wake), _, true)
     ;   true
@@ -161,7 +167,7 @@ watch_deadline(Deadline, Saved) :-
 
 unwatch_deadline(Saved) :-
     nb_getval('$pt_watch_slot', Key),
-    flag(Key, _, Saved).
+    set_flag(Key, Saved).
 
 %   watch_slot(-Key): this thread's slot, registered on first use. A thread
 %   that reuses the id of one that ended takes its slot over.

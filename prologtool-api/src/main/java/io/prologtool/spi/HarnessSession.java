@@ -117,7 +117,7 @@ public final class HarnessSession implements PrologSession {
             throw new IllegalArgumentException("session id must be 1-64 letters, digits or underscores: " + id);
         }
         HarnessSession s = new HarnessSession(id, options, transports, grace, onClose);
-        s.transport = s.startTransport();
+        s.transport = s.startTransport(true);
         return s;
     }
 
@@ -617,7 +617,7 @@ public final class HarnessSession implements PrologSession {
                     ObjectNode req = TermJson.mapper().createObjectNode();
                     req.put("op", "close");
                     req.put("session", id);
-                    transport.call(req, Duration.ofSeconds(10));
+                    transport.post(req, Duration.ofSeconds(10)); // its reply changes nothing
                 } catch (PrologToolException ignored) {
                     // the transport is closed below either way
                 }
@@ -640,7 +640,13 @@ public final class HarnessSession implements PrologSession {
 
     // ---------------------------------------------------------------- transport and restore
 
-    private HarnessTransport startTransport() {
+    /**
+     * A transport on which this session is open. With {@code ahead} (a new session), the open request
+     * is sent ahead ({@link HarnessTransport#callAhead}): the session's first request finds out whether
+     * it succeeded, and a child process works on it while the caller prepares that request. A restore
+     * waits for it, so that a Prolog that cannot open the session fails the restore itself.
+     */
+    private HarnessTransport startTransport(boolean ahead) {
         HarnessTransport t = transports.get();
         try {
             ObjectNode req = request("open");
@@ -651,7 +657,11 @@ public final class HarnessSession implements PrologSession {
                     .put("max_atom_chars", options.maxAtomChars())
                     .put("stack_limit", options.stackLimitBytes())
                     .put("static_check", options.staticCheck());
-            requireOk(t.call(req, OPEN_TIMEOUT), "open");
+            if (ahead) {
+                t.callAhead(req, OPEN_TIMEOUT, reply -> requireOk(reply, "open"));
+            } else {
+                requireOk(t.call(req, OPEN_TIMEOUT), "open");
+            }
             return t;
         } catch (RuntimeException e) {
             t.close();
@@ -694,7 +704,7 @@ public final class HarnessSession implements PrologSession {
         restore:
         for (int attempt = 0; attempt <= journal.size(); attempt++) {
             try {
-                fresh = startTransport();
+                fresh = startTransport(false);
             } catch (RuntimeException e) {
                 throw giveUp("a fresh Prolog could not be started to restore it (" + e.getMessage() + ")");
             }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * How a backend reaches one running harness. Implementations assign the request {@code id}, send the
@@ -20,6 +21,29 @@ public interface HarnessTransport extends AutoCloseable {
      * @throws HarnessCrashedException when the Prolog behind the transport died or is gone
      */
     JsonNode call(ObjectNode request, Duration timeout);
+
+    /**
+     * Sends {@code request} and returns without waiting for its reply: the transport's next
+     * {@link #call} waits for that reply first and hands it to {@code check}, which may throw to fail
+     * that call. For a request whose reply the session needs only by its next request (its open), so
+     * that the Prolog works on it while the caller goes on. This default is a {@link #call} whose reply
+     * {@code check} sees at once.
+     *
+     * @throws HarnessCrashedException when the Prolog behind the transport is gone
+     */
+    default void callAhead(ObjectNode request, Duration timeout, Consumer<JsonNode> check) {
+        check.accept(call(request, timeout));
+    }
+
+    /**
+     * Sends {@code request}, whose reply nobody needs (a session's close), and returns as soon as the
+     * transport may; the reply is dropped. This default is a {@link #call} whose reply is ignored.
+     *
+     * @throws HarnessCrashedException when the Prolog behind the transport is gone
+     */
+    default void post(ObjectNode request, Duration timeout) {
+        call(request, timeout);
+    }
 
     /** False once the Prolog behind this transport is gone. */
     boolean isAlive();

@@ -289,6 +289,29 @@ public abstract class GoalConformanceTest extends BackendFixture {
         assertThat(only("  X =\n 1  ", "X")).isEqualTo(Term.integer(1));
     }
 
+    /**
+     * A goal text without a full stop is read in one step, one with a full stop (or a float, or a quoted
+     * dot) by the general reader: both read with the session's operators and flags, and alike.
+     */
+    @Test
+    void aGoalReadsAlikeWithAndWithoutItsFullStopUnderTheSessionsOperatorsAndFlags() {
+        session.consult(":- op(700, xfx, ===>).\n:- set_prolog_flag(double_quotes, atom).\nrule(a ===> b).\n");
+        for (String goal : List.of("X = a, Y = b, S = \"text\"", "rule(X ===> Y), S = \"text\"",
+                "rule(X ===> Y), S = 'a.b'",
+                "rule(X ===> Y), S = /* a comment */ \"text\" % and another")) {
+            for (String text : List.of(goal, goal.contains("%") ? goal + "\n." : goal + ".")) {
+                GoalResult r = run(text);
+                assertThat(r.outcome()).as("%s -> %s", text, r).isEqualTo(Outcome.SUCCESS);
+                assertThat(r.answers().get(0).variables()).as(text).containsExactly("X", "Y", "S");
+                assertThat(r.answers().get(0).get("X")).as(text).isEqualTo(Term.atom("a"));
+                assertThat(r.answers().get(0).get("S")).as(text)
+                        .isIn(Term.atom("text"), Term.atom("a.b"));
+            }
+        }
+        assertThat(run("X = 0.5, Y = 1 .").answers().get(0).get("Y")).isEqualTo(Term.integer(1));
+        assertSessionAnswers();
+    }
+
     @Test
     void malformedAndEmptyGoalsAreSyntaxErrors() {
         for (String bad : List.of("foo(", "", "   ", "X = = 1", "% only a comment", "1")) {

@@ -347,6 +347,19 @@ public final class ProcessBackend implements PrologBackend {
             return current.call(request, timeout);
         }
 
+        /**
+         * The session's open comes through {@link #call} (the default {@code callAhead}): it is the
+         * first request, which waits for the check. A close posted after it goes straight to the child.
+         */
+        @Override
+        public void post(ObjectNode request, Duration timeout) {
+            if (pending == null) {
+                current.post(request, timeout);
+            } else {
+                call(request, timeout);
+            }
+        }
+
         @Override
         public boolean isAlive() {
             return current.isAlive();

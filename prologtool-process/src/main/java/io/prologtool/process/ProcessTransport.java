@@ -22,13 +22,14 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * One {@code swipl} child running the harness line protocol. A reader thread takes reply lines off
- * the child's stdout and completes the pending call whose id they echo; lines that are not a reply
- * to the pending call (late replies, garbage) are dropped. A line longer than the transport's cap
- * (output a goal wrote to the real stdout without a newline) stops the child: the JVM never holds
- * more than the cap for it. A second thread drains stderr into a small ring so that the child can
+ * the child's stdout and completes the pending call (or the request sent ahead of it) whose id they
+ * echo; other lines (late replies, replies nobody waits for, garbage) are dropped. A line longer than
+ * the transport's cap (output a goal wrote to the real stdout without a newline) stops the child: the
+ * JVM never holds more than the cap for it. A second thread drains stderr into a small ring so that the child can
  * never block on a full pipe.
  *
  * <p>The child is the leader of a process group of its own (started with {@code setsid}), so killing
@@ -49,6 +50,8 @@ final class ProcessTransport implements HarnessTransport {
     /** Request ids start at a random number, so that a goal cannot forge the reply to its own call. */
     private final AtomicLong nextId = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 1L << 52));
     private final AtomicReference<Pending> pending = new AtomicReference<>();
+    /** The request sent ahead ({@link #callAhead}) whose reply the next call takes first; null when none is. */
+    private final AtomicReference<Ahead> ahead = new AtomicReference<>();
     /**
      * The recycle check that the close of the last session asked the child to run right after its
      * reply ({@code recycle_after}); null until a close asked for one.
@@ -63,6 +66,8 @@ final class ProcessTransport implements HarnessTransport {
      * child ends with its session.
      */
     private volatile Recycler recycler;
+    /** Set by the reader thread once the child has answered a request: it is up and serving. */
+    private volatile boolean answered;
     /** Sessions this child has served (session threads write, the reader thread reads). */
     private volatile int sessionsServed;
 
@@ -73,6 +78,10 @@ final class ProcessTransport implements HarnessTransport {
     }
 
     private record Pending(long id, CompletableFuture<JsonNode> reply) {
+    }
+
+    /** A request sent ahead: its reply, how long to wait for it, and what checks it. */
+    private record Ahead(Pending pending, Duration timeout, Consumer<JsonNode> check) {
     }
 
     /** A recycle check asked for by the close of the child's {@code session}th session, at {@code askedAt}. */
@@ -114,15 +123,59 @@ final class ProcessTransport implements HarnessTransport {
         if (!isAlive()) {
             throw new HarnessCrashedException(exitDescription());
         }
+        askForCheck(request);
+        return send(request, timeout);
+    }
+
+    /**
+     * Writes the request at once and returns: the child reads it while the caller prepares the next
+     * one, which {@link #call} writes before it waits for this reply (then for its own), so a session's
+     * open and first request cost one wake-up of a child that sat idle, not two. A child that has not
+     * answered yet (one just started, still loading) gets a plain call: its first reply is what says
+     * it is up, and the caller would wait for its start-up either way.
+     */
+    @Override
+    public void callAhead(ObjectNode request, Duration timeout, Consumer<JsonNode> check) {
+        if (!answered) {
+            check.accept(call(request, timeout));
+            return;
+        }
+        if (!isAlive()) {
+            throw new HarnessCrashedException(exitDescription());
+        }
+        awaitAhead(); // at most one request ahead
+        Pending p = new Pending(assignId(request), new CompletableFuture<>());
+        ahead.set(new Ahead(p, timeout, check));
+        write(request);
+    }
+
+    /**
+     * Writes the request and returns; its reply is dropped when it comes. A close travels this way: the
+     * recycle check that it asks for ({@link #checkClean}) comes in on the reader thread all the same.
+     * A request still ahead is forgotten (its reply is dropped too): the session that sent it is done.
+     */
+    @Override
+    public void post(ObjectNode request, Duration timeout) {
+        if (!isAlive()) {
+            throw new HarnessCrashedException(exitDescription());
+        }
+        ahead.set(null);
+        askForCheck(request);
+        assignId(request);
+        write(request);
+    }
+
+    /**
+     * When the request is the close of a session whose child may serve again, asks the child to check
+     * itself right after the close reply, without waiting to be asked (see {@link #checkClean}).
+     */
+    private void askForCheck(ObjectNode request) {
         if (recycler != null && "close".equals(request.path("op").asText(null))) {
-            // The child may serve again: it checks itself right after the close reply, without waiting
-            // to be asked (see checkClean).
             Check check = new Check(nextId.getAndIncrement(), new CompletableFuture<>(), sessionsServed,
                     System.nanoTime());
             recycleCheck.set(check);
             request.put("recycle_after", check.id());
         }
-        return send(request, timeout);
     }
 
     /** Hands the child to a session; {@code recycler} may take it back when the session closes (null: it ends then). */
@@ -211,19 +264,61 @@ final class ProcessTransport implements HarnessTransport {
         synchronized (stderrTail) {
             stderrTail.setLength(0);
         }
+        ahead.set(null);
         closed = false;
     }
 
+    /** Writes the request (its own id first), then waits for what was sent ahead, then for its reply. */
     private JsonNode send(ObjectNode request, Duration timeout) {
+        Pending p = new Pending(assignId(request), new CompletableFuture<>());
+        pending.set(p);
+        try {
+            write(request);
+            awaitAhead();
+            return await(p, timeout);
+        } finally {
+            pending.compareAndSet(p, null);
+        }
+    }
+
+    private long assignId(ObjectNode request) {
         long id = nextId.getAndIncrement();
         request.put("id", id);
-        Pending p = new Pending(id, new CompletableFuture<>());
-        pending.set(p);
+        return id;
+    }
+
+    private void write(ObjectNode request) {
         try {
             String line = TermJson.mapper().writeValueAsString(request);
             stdin.write(line);
             stdin.write('\n');
             stdin.flush();
+        } catch (IOException e) {
+            kill();
+            throw new HarnessCrashedException("cannot write to the swipl child: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The reply of the request sent ahead, if one is, handed to its check. The request stays ahead
+     * until its reply is in: the reader matches replies against it.
+     */
+    private void awaitAhead() {
+        Ahead a = ahead.get();
+        if (a == null) {
+            return;
+        }
+        JsonNode reply;
+        try {
+            reply = await(a.pending(), a.timeout());
+        } finally {
+            ahead.compareAndSet(a, null);
+        }
+        a.check().accept(reply);
+    }
+
+    private JsonNode await(Pending p, Duration timeout) {
+        try {
             pollBriefly(p.reply());
             return p.reply().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -231,15 +326,10 @@ final class ProcessTransport implements HarnessTransport {
             throw new HarnessTimeoutException("no reply within " + timeout.toMillis() + " ms; the swipl child was stopped");
         } catch (ExecutionException e) {
             throw new HarnessCrashedException(exitDescription(), e.getCause());
-        } catch (IOException e) {
-            kill();
-            throw new HarnessCrashedException("cannot write to the swipl child: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             kill(); // the child is mid-call: it cannot serve the next call in step
             throw new HarnessCrashedException("interrupted while waiting for the swipl child", e);
-        } finally {
-            pending.compareAndSet(p, null);
         }
     }
 
@@ -457,8 +547,9 @@ final class ProcessTransport implements HarnessTransport {
             String line;
             while ((line = lines.next()) != null) {
                 Pending p = pending.get();
+                Ahead a = ahead.get();
                 Check check = recycleCheck.get();
-                if ((p == null && check == null) || line.isEmpty()) {
+                if ((p == null && a == null && check == null) || line.isEmpty()) {
                     continue;
                 }
                 JsonNode reply;
@@ -469,7 +560,10 @@ final class ProcessTransport implements HarnessTransport {
                 }
                 long id = reply == null ? -1 : reply.path("id").asLong(-1);
                 if (p != null && id == p.id()) {
+                    answered = true;
                     p.reply().complete(reply);
+                } else if (a != null && id == a.pending().id()) {
+                    a.pending().reply().complete(reply);
                 } else if (check != null && id == check.id()) {
                     check.reply().complete(reply);
                 }
@@ -490,6 +584,10 @@ final class ProcessTransport implements HarnessTransport {
         Pending p = pending.get();
         if (p != null) {
             p.reply().completeExceptionally(new HarnessCrashedException(exitDescription()));
+        }
+        Ahead a = ahead.get();
+        if (a != null) {
+            a.pending().reply().completeExceptionally(new HarnessCrashedException(exitDescription()));
         }
         Check check = recycleCheck.get();
         if (check != null) {

@@ -326,6 +326,38 @@ class ProcessBackendTest {
         }
     }
 
+    /**
+     * A session's open goes to a pooled child that served before without waiting for its reply
+     * (HarnessTransport.callAhead): when that child dies meanwhile, the first request still gets a
+     * session, on a fresh child, well within its bounds (the open's own bound is a minute).
+     */
+    @Test
+    void aChildThatDiesWhileItsSessionsOpenIsOnTheWayCostsTheFirstRequestNothing() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
+            awaitChildren(backend, 2);
+            long served;
+            try (PrologSession s = backend.open()) {
+                served = childPid(s);
+            }
+            long deadline = System.nanoTime() + SANE.toNanos();
+            while (backend.recycledChildren() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(backend.recycledChildren()).isEqualTo(1);
+            try (PrologSession s = backend.open()) { // the child that served last: its open is on the way
+                ProcessHandle child = ProcessHandle.of(served).orElseThrow();
+                child.destroyForcibly();
+                child.onExit().get(SANE.toMillis(), TimeUnit.MILLISECONDS);
+                long t0 = System.nanoTime();
+                s.consult("a(1).");
+                GoalResult r = s.goal("a(X)").run();
+                assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(SANE);
+                assertThat(r.answers()).extracting(a -> a.get("X")).containsExactly(Term.integer(1));
+                assertThat(childPid(s)).isNotEqualTo(served);
+            }
+        }
+    }
+
     @Test
     void aSessionOpenedRightAfterACloseTakesThatChild() throws Exception {
         try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
