@@ -37,6 +37,11 @@ class HarnessSessionRestoreTest {
                 alive = false;
                 throw new HarnessCrashedException("the child exited with status 137");
             }
+            return ok();
+        }
+
+        /** The reply to any request that went well: ok, no messages, one answer. */
+        static JsonNode ok() {
             ObjectNode r = TermJson.mapper().createObjectNode();
             r.put("ok", true);
             r.putArray("messages");

@@ -17,17 +17,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What a session asks of its transport besides calls: its open sent ahead ({@link HarnessTransport#callAhead}),
- * whose reply the first request takes, and its close posted ({@link HarnessTransport#post}). Scripted
- * transports that keep a request ahead the way a child process does; the process backend's tests show
- * the same on real children.
+ * whose reply the first request takes, and its close posted ({@link HarnessTransport#post}), with a
+ * scripted transport; the process backend's tests show the same on real children.
  */
 class HarnessSessionTransportTest {
 
-    /** Answers ok (the open too, unless told to refuse it); a consult whose text contains "die" kills it. */
-    static final class Deferring implements HarnessTransport {
-        final List<String> seen = new ArrayList<>();
+    /**
+     * {@link HarnessSessionRestoreTest.Scripted} (answers ok, dies on a consult whose text contains "die")
+     * that keeps a request sent ahead the way a child process does, refusing it when told to, and notes
+     * what came ahead and what was posted.
+     */
+    static final class Deferring extends HarnessSessionRestoreTest.Scripted {
         final boolean refuseOpen;
-        boolean alive = true;
         private JsonNode aheadReply;
         private Consumer<JsonNode> aheadCheck;
 
@@ -44,44 +45,17 @@ class HarnessSessionTransportTest {
 
         @Override
         public JsonNode call(ObjectNode request, Duration timeout) {
-            if (!alive) {
-                throw new HarnessCrashedException("dead");
-            }
-            if (aheadCheck != null) { // what a child does: the reply sent ahead comes in first
+            if (alive && aheadCheck != null) { // what a child does: the reply sent ahead comes in first
                 Consumer<JsonNode> check = aheadCheck;
                 aheadCheck = null;
                 check.accept(aheadReply);
             }
-            seen.add("call:" + request.path("op").asText());
-            if (request.path("text").asText("").contains("die")) {
-                alive = false;
-                throw new HarnessCrashedException("the child exited with status 137");
-            }
-            return ok();
+            return super.call(request, timeout);
         }
 
         @Override
         public void post(ObjectNode request, Duration timeout) {
             seen.add("post:" + request.path("op").asText());
-        }
-
-        @Override
-        public boolean isAlive() {
-            return alive;
-        }
-
-        @Override
-        public void close() {
-            alive = false;
-        }
-
-        private static JsonNode ok() {
-            ObjectNode r = TermJson.mapper().createObjectNode();
-            r.put("ok", true);
-            r.putArray("messages");
-            r.put("outcome", "success");
-            r.putArray("answers").addObject();
-            return r;
         }
 
         private static JsonNode refusal() {
@@ -98,7 +72,7 @@ class HarnessSessionTransportTest {
         HarnessSession s = HarnessSession.open("a1", SessionOptions.defaults(), () -> t, Duration.ZERO, () -> { });
         assertThat(t.seen).containsExactly("ahead:open");
         assertThat(s.consult("a.").messages()).isEmpty();
-        assertThat(t.seen).containsExactly("ahead:open", "call:consult");
+        assertThat(t.seen).containsExactly("ahead:open", "consult:a.");
     }
 
     @Test
@@ -122,7 +96,7 @@ class HarnessSessionTransportTest {
         s.consult("die.");
         assertThat(made).hasSizeGreaterThanOrEqualTo(2);
         assertThat(made.get(0).seen).startsWith("ahead:open");
-        assertThat(made.get(1).seen).startsWith("call:open", "call:consult");
+        assertThat(made.get(1).seen).startsWith("open:", "consult:a.");
     }
 
     @Test
@@ -131,7 +105,7 @@ class HarnessSessionTransportTest {
         HarnessSession s = HarnessSession.open("a4", SessionOptions.defaults(), () -> t, Duration.ZERO, () -> { });
         s.consult("a.");
         s.close();
-        assertThat(t.seen).containsExactly("ahead:open", "call:consult", "post:close");
+        assertThat(t.seen).containsExactly("ahead:open", "consult:a.", "post:close");
         assertThat(t.isAlive()).isFalse();
     }
 }

@@ -253,11 +253,7 @@ class ProcessBackendTest {
             assertThat(first.goal("nb_setval(litter, 1), flag(litter, _, 7), recorda(litter, x), assertz(seen(2))")
                     .run().succeeded()).isTrue();
             first.close();
-            long deadline = System.nanoTime() + SANE.toNanos();
-            while (backend.recycledChildren() < 1 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertThat(backend.recycledChildren()).as("the child went back to the pool").isEqualTo(1);
+            assertThat(awaitRecycled(backend, 1)).as("the child went back to the pool").isEqualTo(1);
             // the pool now holds the recycled child and the one started when the first session opened
             List<PrologSession> next = List.of(backend.open(), backend.open());
             try {
@@ -296,11 +292,7 @@ class ProcessBackendTest {
                             + ":- initialization(nb_setval(started, yes), now).\n").messages()).isEmpty();
                     assertThat(s.goal("findall(Y, path(a, Y), Ys), msort(Ys, [a, b])").run().succeeded()).isTrue();
                 }
-                long deadline = System.nanoTime() + SANE.toNanos();
-                while (backend.recycledChildren() < i && System.nanoTime() < deadline) {
-                    Thread.sleep(10);
-                }
-                assertThat(backend.recycledChildren()).as("the child went back to the pool clean after session %d", i)
+                assertThat(awaitRecycled(backend, i)).as("the child went back to the pool clean after session %d", i)
                         .isEqualTo(i);
             }
         }
@@ -309,16 +301,7 @@ class ProcessBackendTest {
     @Test
     void theChildThatServedLastIsGivenOutFirst() throws Exception {
         try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
-            awaitChildren(backend, 2);
-            long first;
-            try (PrologSession s = backend.open()) {
-                first = childPid(s);
-            }
-            long deadline = System.nanoTime() + SANE.toNanos();
-            while (backend.recycledChildren() < 1 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertThat(backend.recycledChildren()).isEqualTo(1);
+            long first = servedAndPooled(backend);
             // the other child has waited in the pool all along; the one that served goes before it
             try (PrologSession s = backend.open()) {
                 assertThat(childPid(s)).as("the child of the session closed last").isEqualTo(first);
@@ -334,16 +317,7 @@ class ProcessBackendTest {
     @Test
     void aChildThatDiesWhileItsSessionsOpenIsOnTheWayCostsTheFirstRequestNothing() throws Exception {
         try (ProcessBackend backend = ProcessBackend.builder().poolSize(2).build()) {
-            awaitChildren(backend, 2);
-            long served;
-            try (PrologSession s = backend.open()) {
-                served = childPid(s);
-            }
-            long deadline = System.nanoTime() + SANE.toNanos();
-            while (backend.recycledChildren() < 1 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertThat(backend.recycledChildren()).isEqualTo(1);
+            long served = servedAndPooled(backend);
             try (PrologSession s = backend.open()) { // the child that served last: its open is on the way
                 ProcessHandle child = ProcessHandle.of(served).orElseThrow();
                 child.destroyForcibly();
@@ -500,6 +474,29 @@ class ProcessBackendTest {
             Thread.sleep(20);
         }
         assertThat(backend.liveChildren()).isEqualTo(n);
+    }
+
+    /** How many children served again, once at least {@code n} did or {@link #SANE} passed. */
+    private static long awaitRecycled(ProcessBackend backend, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + SANE.toNanos();
+        while (backend.recycledChildren() < n && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return backend.recycledChildren();
+    }
+
+    /**
+     * On a backend with a pool of two: the child of one session, which it ran and closed, once that child
+     * is back in the pool (recycled) beside the other one.
+     */
+    private static long servedAndPooled(ProcessBackend backend) throws InterruptedException {
+        awaitChildren(backend, 2);
+        long pid;
+        try (PrologSession s = backend.open()) {
+            pid = childPid(s);
+        }
+        assertThat(awaitRecycled(backend, 1)).isEqualTo(1);
+        return pid;
     }
 
     // ---------------------------------------------------------------- halt
