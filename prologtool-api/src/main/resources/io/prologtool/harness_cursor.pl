@@ -108,10 +108,22 @@ request(query_close, Req, [closed= @(Closed)]) :-
 cursor_stop(M, Id) :-
     (   retract(cursor(M, Id, Thread, In, Out))
     ->  catch(thread_send_message(In, close), _, true),
-        catch(thread_signal(Thread, throw('$pt_cursor_closed')), _, true),
+        catch(thread_signal(Thread, prologtool_harness:cursor_interrupt), _, true),
         cursor_wait_ended(Thread, 100),
         catch(message_queue_destroy(In), _, true),
         catch(message_queue_destroy(Out), _, true)
+    ;   true
+    ).
+
+%   The signal of cursor_stop/2: it stops a fetch that runs. Anywhere else
+%   the close message does it (a thread waiting for its first fetch or
+%   between fetches reads it), and a throw there would escape every catch:
+%   a thread that has not yet started its goal, or is ending, died with
+%   "Unknown message: '$pt_cursor_closed'" printed on the standard error
+%   (a JVM's, on an in-process backend).
+cursor_interrupt :-
+    (   nb_current('$pt_fetch', fetch(_, _, _, _))
+    ->  throw('$pt_cursor_closed')
     ;   true
     ).
 

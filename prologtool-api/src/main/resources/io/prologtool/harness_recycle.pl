@@ -226,6 +226,7 @@ user_predicate_clauses(PI, N) :-
 
 session_store_entry(S) :-
     (   session_message(M, _, _), S = message(M)
+    ;   source_count(M, _), S = source_count(M)
     ;   session_global(M, K, _), S = global(M, K)
     ;   session_flag_value(M, K, _), S = flag(M, K)
     ;   session_record_key_(M, K), S = record(M, K)

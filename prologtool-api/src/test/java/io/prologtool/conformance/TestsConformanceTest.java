@@ -121,6 +121,24 @@ public abstract class TestsConformanceTest extends BackendFixture {
         assertThat(second.results()).isEqualTo(first.results());
     }
 
+    /**
+     * Messages name a session's texts by number ("consult N"): tests run again are the session's latest
+     * text, never a number an earlier consult still has (counting the texts left after the old copy was
+     * unloaded gave the re-run the number of the consult before it).
+     */
+    @Test
+    void testsRunAgainAreNumberedAsTheLatestText() {
+        String text = "shade(dark).\n" + unit("shades", "test(dark) :- shade(dark).");
+        session.consult("a(1).");                               // consult 1
+        assertThat(session.runTests(text).passed()).isEqualTo(1);  // consult 2
+        session.consult("b(1).");                               // consult 3
+        assertThat(session.runTests(text).passed()).isEqualTo(1);  // consult 4, replacing 2
+        assertThat(session.consult("shade(light).").messages()).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("redefine");
+            assertThat(d.message()).contains("consult 4, line 1").doesNotContain("consult 3");
+        });
+    }
+
     @Test
     void runningTheSameUnitsAgainGivesTheSameCounts() {
         session.consult(FAMILY);

@@ -83,6 +83,22 @@ class JplBackendTest {
         assertThat(out).contains("ANSWER SUCCESS");
     }
 
+    /**
+     * Closing a query signals its thread; a thread that had not started its search (or was ending) died
+     * of that signal, and the embedded Prolog printed "Thread ... died on exception" on the JVM's
+     * standard error, about one close in ten.
+     */
+    @Test
+    void closingQueriesPrintsNothingOnTheJvmsStandardError() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JplChildMain.class.getName(), "queries").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
+        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.ANSWERED);
+        assertThat(out.strip()).isEqualTo("CLOSED " + JplChildMain.QUERIES);
+    }
+
     @Test
     void missingSwiplIsOneSentenceNamingThePackages(@TempDir Path emptyDir) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");

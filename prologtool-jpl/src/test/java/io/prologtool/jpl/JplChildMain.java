@@ -3,12 +3,15 @@ package io.prologtool.jpl;
 import io.prologtool.GoalResult;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologUnavailableException;
+import io.prologtool.Query;
+import io.prologtool.Term;
 
 /**
- * Run in a plain child JVM ({@code java -cp <classpath> io.prologtool.jpl.JplChildMain}) by
+ * Run in a plain child JVM ({@code java -cp <classpath> io.prologtool.jpl.JplChildMain [queries]}) by
  * {@link JplBackendTest}: it must reach SWI-Prolog's foreign libraries (library(http/json), the alarm
- * behind call_with_time_limit/2) with nothing set in the environment. The exit status says what
- * happened.
+ * behind call_with_time_limit/2) with nothing set in the environment. With {@code queries} it opens
+ * and closes {@value #QUERIES} queries instead, most of them never fetched from (the parent reads what
+ * the embedded Prolog printed on the JVM's standard error). The exit status says what happened.
  */
 public final class JplChildMain {
 
@@ -17,12 +20,17 @@ public final class JplChildMain {
     static final int UNAVAILABLE = 10;
     static final int FAILED = 4;
 
+    static final int QUERIES = 300;
+
     private JplChildMain() {
     }
 
     public static void main(String[] args) {
         try (JplBackend backend = JplBackend.get();
              PrologSession s = backend.open()) {
+            if (args.length > 0 && args[0].equals("queries")) {
+                System.exit(openAndCloseQueries(s));
+            }
             s.consult(":- use_module(library(http/json)).\n"
                     + "read_a(Text, A) :- atom_json_dict(Text, D, []), get_dict(a, D, A).\n");
             GoalResult r = s.goal("call_with_time_limit(5, read_a('{\"a\": [1, 2]}', A)), "
@@ -39,5 +47,18 @@ public final class JplChildMain {
             e.printStackTrace(System.out);
             System.exit(FAILED);
         }
+    }
+
+    /** Queries closed before their first fetch, and every tenth after one. */
+    private static int openAndCloseQueries(PrologSession s) {
+        for (int i = 0; i < QUERIES; i++) {
+            try (Query q = s.goal("between(1, 5, X)").query()) {
+                if (i % 10 == 0 && !q.next(1).get(0).get("X").equals(Term.integer(1))) {
+                    return WRONG_ANSWER;
+                }
+            }
+        }
+        System.out.println("CLOSED " + QUERIES);
+        return ANSWERED;
     }
 }

@@ -61,7 +61,7 @@ import java.util.Optional;
  *   <li>{@code --only NAME}: only one measurement, one of {@link #MEASUREMENTS}' names: {@code cycles}
  *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
  *       their floors, the harness's work), {@code fetch}, {@code fork}, {@code mcp}, {@code check},
- *       {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
+ *       {@code history}, {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
  *       {@code --out} says otherwise;</li>
  *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
  *       machine where a child takes longer than that to start, the pool runs dry and the row measures
@@ -95,6 +95,7 @@ public final class Benchmarks {
         m.put("fork", (plan, swipl, log, pause) -> SessionFork.measure(plan, log));
         m.put("mcp", (plan, swipl, log, pause) -> McpRoundTrip.measure(plan, log));
         m.put("check", (plan, swipl, log, pause) -> ConsultCheck.measure(plan, log));
+        m.put("history", (plan, swipl, log, pause) -> SessionHistory.measure(plan, log));
         m.put("execute", (plan, swipl, log, pause) -> ExecuteProlog.measure(plan, swipl, log));
         m.put("pararule", (plan, swipl, log, pause) -> PararuleThroughput.measure(plan, swipl, log));
         m.put("memory", (plan, swipl, log, pause) -> MemoryFootprint.measure(plan, swipl, log));
