@@ -109,7 +109,7 @@ cursor_stop(M, Id) :-
     (   retract(cursor(M, Id, Thread, In, Out))
     ->  catch(thread_send_message(In, close), _, true),
         catch(thread_signal(Thread, prologtool_harness:cursor_interrupt), _, true),
-        cursor_wait_ended(Thread, 100),
+        cursor_wait_ended(Thread),
         catch(message_queue_destroy(In), _, true),
         catch(message_queue_destroy(Out), _, true)
     ;   true
@@ -130,14 +130,14 @@ cursor_interrupt :-
 %   The search ended by itself: the thread is ending, its queues go.
 cursor_forget(M, Id) :-
     (   retract(cursor(M, Id, Thread, In, Out))
-    ->  cursor_wait_ended(Thread, 100),
+    ->  cursor_wait_ended(Thread),
         catch(message_queue_destroy(In), _, true),
         catch(message_queue_destroy(Out), _, true)
     ;   true
     ).
 
-cursor_wait_ended(Thread, Tries) :-
-    ignore(thread_ended_within(Thread, Tries)).         % harness_guard.pl
+cursor_wait_ended(Thread) :-
+    ignore(thread_ended_within(Thread, 1)).         % harness_guard.pl
 
 %   Called by close_session/1: Stuck are the threads of cursors that did
 %   not end within their second (the module must outlive them).
