@@ -68,6 +68,7 @@ preloaded_library(error).
     loaded_source/3,            % Module, SourceId, N: its Nth text, unloaded on close
     source_count/2,             % Module, N: how many texts it has loaded
     free_source/1,              % SourceId to reuse
+    reused_source/2,            % Module, SourceId its next text takes
     halt_armed/0,               % halt/0,1 is refused from now on
     halt_allowed/0,             % ... except by the harness itself
     threaded/0,                 % requests run on several threads at once
@@ -746,14 +747,17 @@ load_exception(E) :-
     add_diagnostic(error, load_error, Msg, 0, 0, Extra).
 
 %   next_source_id(+M, -Id): the name of the next text that session M
-%   loads: one that a closed session left free, or a new one. The
+%   loads: the id of the tests it replaces (harness_plunit.pl), one that
+%   a closed session left free, or a new one. The
 %   session knows it as its Nth text: N counts every text it loaded,
 %   those that a later run of the same tests unloaded included, so no two
 %   texts of a session share a number, and finding it does not grow with
 %   the session's history (counting the session's sources did: a
 %   session's thousandth consult took 150 us longer than its first).
 next_source_id(M, Id) :-
-    (   retract(free_source(Id0))
+    (   retract(reused_source(M, Id0))          % harness_plunit.pl
+    ->  Id = Id0
+    ;   retract(free_source(Id0))
     ->  Id = Id0
     ;   flag(prologtool_sources, K, K+1),
         format(atom(Id), 'prologtool://~d', [K])

@@ -88,14 +88,20 @@ load_test_text(_, Text, _, [], "", false) :-
     normalize_space(string(""), Text),
     !.
 load_test_text(M, Text, Req, Diags, Output, Cut) :-
+    % The new copy loads under the old copy's source id: SWI-Prolog may
+    % still name the old id where it speaks of the predicates the text
+    % defines (a redefinition's "previously defined at"), and an id that
+    % has gone to another text would make that message name the wrong one.
     forall(retract(test_source(M, OldId, Text)),
            ( unload_source(OldId),
              retractall(loaded_source(M, OldId, _)),
-             assertz(free_source(OldId)) )),
+             assertz(reused_source(M, OldId)) )),
     texts_loaded(M, Before),
     % test units are not statically checked: the check is for the program
     put_dict(check, Req, false, LoadReq),
-    consult_text(M, Text, LoadReq, LoadPairs),
+    call_cleanup(consult_text(M, Text, LoadReq, LoadPairs),
+                 forall(retract(reused_source(M, Unused)),   % not loaded
+                        assertz(free_source(Unused)))),
     % the text's source, if it got one: the session's latest (looked up by
     % number, not by comparing every source of the session with those
     % before, which grew with the square of the session's texts: 19 ms a

@@ -37,7 +37,8 @@ class BenchmarksTest {
     private static final Set<String> EXPECTED_ROWS = Set.of("cycle/jpl", "cycle_warm_pool/process",
             "cycle_child_per_open/process", "cycle_isolated_warm_pool/process", "cycle_isolated_child_per_open/process",
             "roundtrip/jpl", "roundtrip/process", "harness_work/harness", "query_fetch/jpl", "query_fetch/process",
-            "fork/jpl", "fork/process", "consult_check/jpl", "consult_check/process",
+            "query_life/jpl", "query_life/process", "fork/jpl", "fork/process", "consult_check/jpl", "consult_check/process",
+            "history_consult/jpl", "history_consult/process", "history_tests/jpl", "history_tests/process",
             "mcp_roundtrip/process", "execute_prolog/jpl",
             "execute_prolog/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
             "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
@@ -113,6 +114,9 @@ class BenchmarksTest {
                 Map.entry("roundtrip/jpl", "<= 5x floor"), Map.entry("roundtrip/process", "<= floor + 30 µs"),
                 Map.entry("harness_work/harness", "< 15 µs"),
                 Map.entry("consult_check/jpl", "<= 1.2x floor"), Map.entry("consult_check/process", "<= 1.2x floor"),
+                // a session's history must not slow its next request (SessionHistory)
+                Map.entry("history_consult/jpl", "<= 1.2x floor"), Map.entry("history_consult/process", "<= 1.2x floor"),
+                Map.entry("history_tests/jpl", "<= 1.2x floor"), Map.entry("history_tests/process", "<= 1.2x floor"),
                 Map.entry("execute_prolog/jpl", ">= 50x"), Map.entry("execute_prolog/process", ">= 50x"),
                 Map.entry("pararule_throughput_1/jpl", ">= 0.6x floor"),
                 Map.entry("pararule_throughput_1/process", ">= 0.4x floor"),
@@ -205,7 +209,7 @@ class BenchmarksTest {
         assertThat(Benchmarks.Options.parse("--only cycles").only()).contains("cycles");
         assertThat(Benchmarks.Options.parse("--only", "roundtrip").only()).contains("roundtrip");
         assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "fetch", "fork", "mcp",
-                "check", "execute", "pararule", "memory");
+                "check", "history", "execute", "pararule", "memory");
         assertThatThrownBy(() -> Benchmarks.Options.parse("--only", "everything"))
                 .hasMessageContaining("cycles, roundtrip, fetch");
     }
