@@ -29,9 +29,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  *
  * <ul>
- *   <li>Over {@code maxSessions}, opening a session closes the least recently used one; a call on an
- *       evicted session (or {@link #get} of its id) reports {@code session_closed: evicted}, never
- *       another session's data.</li>
+ *   <li>Over {@code maxSessions}, opening a session closes the least recently used one that is not in
+ *       the middle of a call (only when every session is, the least recently used of them, whose call
+ *       then ends with {@code session_closed: evicted}); a call on an evicted session (or {@link #get}
+ *       of its id) reports {@code session_closed: evicted}, never another session's data. The session
+ *       {@link #consult(String)} opens counts as in a call until {@code consult} returns: it is evicted
+ *       only when more calls are under way than the cap allows sessions.</li>
  *   <li>A background daemon closes sessions idle longer than {@code idleTtl} ({@code expired}).
  *       {@link #reapExpired()} does the same on demand (tests drive it with a fake {@link Clock}).</li>
  * </ul>
@@ -144,12 +147,15 @@ public final class SessionRegistry implements AutoCloseable {
         return open(sessionOptions);
     }
 
-    /** Opens a session; over the cap, the least recently used session is evicted first. */
+    /**
+     * Opens a session; over the cap, the least recently used session not in the middle of a call is
+     * evicted first.
+     */
     public PrologSession open(SessionOptions options) {
         Objects.requireNonNull(options, "options");
         ensureOpen();
         makeRoom(null);
-        return adopt(backend.open(options));
+        return adopt(backend.open(options), false);
     }
 
     /**
@@ -163,12 +169,13 @@ public final class SessionRegistry implements AutoCloseable {
                 + closedReason(id).map(ClosedReason::wireName).orElse("unknown") + ": no open session " + id));
         ensureOpen();
         makeRoom(id);
-        return adopt(((RegisteredSession) original).delegate.fork());
+        return adopt(((RegisteredSession) original).delegate.fork(), false);
     }
 
     /**
-     * Over the cap, evicts the least recently used sessions (never {@code keep}, when given) until one
-     * more fits; they are closed outside the lock.
+     * Over the cap, evicts the least recently used sessions not in a call (when every session is, the
+     * least recently used of them; never {@code keep}, when given) until one more fits; they are closed
+     * outside the lock.
      */
     private void makeRoom(String keep) {
         List<RegisteredSession> victims = new ArrayList<>();
@@ -176,11 +183,21 @@ public final class SessionRegistry implements AutoCloseable {
         try {
             while (entries.size() >= maxSessions) {
                 String victim = null;
-                for (String key : entries.keySet()) {   // least recently used first
-                    if (!key.equals(keep)) {
-                        victim = key;
+                String busyVictim = null;
+                for (Map.Entry<String, Entry> e : entries.entrySet()) {   // least recently used first
+                    if (e.getKey().equals(keep)) {
+                        continue;
+                    }
+                    if (!e.getValue().session.busy()) {
+                        victim = e.getKey();
                         break;
                     }
+                    if (busyVictim == null) {
+                        busyVictim = e.getKey();
+                    }
+                }
+                if (victim == null) {
+                    victim = busyVictim;
                 }
                 if (victim == null) {
                     break;
@@ -195,8 +212,12 @@ public final class SessionRegistry implements AutoCloseable {
         victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED));
     }
 
-    private PrologSession adopt(PrologSession raw) {
+    /** {@code held}: the session counts as in a call until the caller's {@link RegisteredSession#release()}. */
+    private RegisteredSession adopt(PrologSession raw, boolean held) {
         RegisteredSession s = new RegisteredSession(raw);
+        if (held) {
+            s.inFlight.incrementAndGet();
+        }
         lock.lock();
         try {
             if (shut) {
@@ -230,12 +251,16 @@ public final class SessionRegistry implements AutoCloseable {
     /** {@code staticCheck} null: as the session's options say. */
     private Consulted consultWith(String text, Boolean staticCheck) {
         Objects.requireNonNull(text, "text");
-        PrologSession s = open();
+        ensureOpen();
+        makeRoom(null);
+        RegisteredSession s = adopt(backend.open(sessionOptions), true);
         try {
             return new Consulted(s, staticCheck == null ? s.consult(text) : s.consult(text, staticCheck));
         } catch (RuntimeException e) {
             close(s.id());
             throw e;
+        } finally {
+            s.release();
         }
     }
 
@@ -405,6 +430,11 @@ public final class SessionRegistry implements AutoCloseable {
 
         boolean busy() {
             return inFlight.get() > 0;
+        }
+
+        /** Ends the hold of {@link #adopt(PrologSession, boolean) adopt(raw, true)}. */
+        void release() {
+            inFlight.decrementAndGet();
         }
 
         void closeUnderlying(ClosedReason reason) {
