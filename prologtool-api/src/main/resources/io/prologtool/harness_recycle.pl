@@ -50,7 +50,10 @@ record_fresh_fingerprint :-
 request(recycle, _Req, [clean= @(Clean), differences=Texts]) :-
     (   fresh_fingerprint(Fresh)
     ->  fingerprint(Now),
-        findall(Text, fingerprint_difference(Fresh, Now, Text), Texts)
+        (   Now == Fresh                % the usual case: one comparison
+        ->  Texts = []
+        ;   findall(Text, fingerprint_difference(Fresh, Now, Text), Texts)
+        )
     ;   Texts = []                      % it served nothing yet
     ),
     ( Texts == [] -> Clean = true ; Clean = false ).
@@ -114,16 +117,13 @@ fingerprint([ sessions-Sessions, sources-Sources, modules-Modules,
     ( environment_changed -> Env = changed ; Env = as_started ).
 
 %   operators(-Ops): the operators of system, and those of user as a
-%   reader in user sees them, looked up name by name. Session code that
-%   declares an operator in system (system:op/3, @(op/3, system)) gets it
-%   declared in user (SWI-Prolog 9.0.4), and current_op/3 with the name
-%   unbound still lists an operator that op(0, Type, Name) took away from
-%   user; with the name given it answers what user's reader would use.
+%   reader in user sees them. Session code that declares an operator in
+%   system (system:op/3, @(op/3, system)) gets it declared in user
+%   (SWI-Prolog 9.0.4); one that op(0, Type, Name) takes away from user
+%   is gone from user's list (HarnessProtocolTest names both).
 operators(Ops) :-
     findall(op(system, P, Ty, N), current_op(P, Ty, system:N), System),
-    findall(N, current_op(_, _, user:N), Names0),       % system's too
-    sort(Names0, Names),
-    findall(op(user, P, Ty, N), ( member(N, Names), current_op(P, Ty, user:N) ), User),
+    findall(op(user, P, Ty, N), current_op(P, Ty, user:N), User),
     append(System, User, Ops0),
     sort(Ops0, Ops).
 
@@ -217,12 +217,16 @@ harness_flag_key(K) :-
     ),
     !.
 
+%   user_predicate_clauses(-PI, -N): a predicate defined in user (not
+%   imported), with its number of clauses. The attributes are read as
+%   predicate_property/2 reads them, without its Prolog layer (which
+%   resolves and checks the predicate again: 50 against 23 us a check).
 user_predicate_clauses(PI, N) :-
     current_predicate(user:Name/Arity),
     functor(H, Name, Arity),
-    \+ predicate_property(user:H, imported_from(_)),
+    \+ '$get_predicate_attribute'(user:H, imported, _),
     PI = Name/Arity,
-    (   predicate_property(user:H, number_of_clauses(N0)) -> N = N0 ; N = 0 ).
+    (   '$get_predicate_attribute'(user:H, number_of_clauses, N0) -> N = N0 ; N = 0 ).
 
 session_store_entry(S) :-
     (   session_message(M, _, _), S = message(M)

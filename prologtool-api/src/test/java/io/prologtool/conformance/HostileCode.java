@@ -395,6 +395,7 @@ public final class HostileCode {
         SessionOptions tinyStack = SessionOptions.builder().stackLimitBytes(16L << 20).build();
         consultVariant("a consult runs under the session's own stack limit", false,
                 ":- numlist(1, 5000000, L), msort(L, _).\n", "Stack limit (16.0Mb) exceeded", tinyStack);
+        answersSurviveCollection();
         long before = rssKb();
         for (int i = 0; i < 3; i++) {
             try (PrologSession s = backend.open()) {
@@ -408,6 +409,43 @@ public final class HostileCode {
             pass(name);
         } else {
             fail(name, "resident memory grew by " + (after - before) + " kB");
+        }
+    }
+
+    /**
+     * The answers of a search are kept where neither backtracking into it, nor a garbage collection, nor
+     * the exception of a time limit takes them back (the harness keeps them in a chain of its own, not in
+     * a message queue): 2,000 answers, each found after a collection of the stacks, come back whole and in
+     * order, and so do the 300 found before a time limit struck. Kept wrongly, the answers would be
+     * garbage or the process would crash.
+     */
+    private void answersSurviveCollection() {
+        String name = "answers survive garbage collection and a time limit";
+        try (PrologSession sibling = sibling(); PrologSession s = backend.open()) {
+            s.consult(OWN_PROGRAM);
+            GoalResult all = s.goal("between(1, 2000, X), garbage_collect, length(L, 20), maplist(=(X), L)")
+                    .maxAnswers(2000).timeLimit(ROOMY).run();
+            check(name, all.outcome() == Outcome.SUCCESS && all.answers().size() == 2000 && !all.truncated(),
+                    "2,000 answers: " + all.outcome() + ", " + all.answers().size() + " answers");
+            for (int i = 0; i < 2000; i++) {
+                Term x = Term.integer(i + 1);
+                check(name, all.answers().get(i).get("X").equals(x)
+                                && all.answers().get(i).get("L").equals(Term.list(java.util.Collections.nCopies(20, x))),
+                        "answer " + (i + 1) + " is " + all.answers().get(i));
+            }
+            GoalResult cut = s.goal("(between(1, 300, X), garbage_collect ; repeat, garbage_collect, fail)")
+                    .maxAnswers(1000).timeLimit(LIMIT).run();
+            check(name, cut.outcome() == Outcome.TIMEOUT && cut.answers().size() == 300,
+                    "before the time limit: " + cut.outcome() + ", " + cut.answers().size() + " answers");
+            for (int i = 0; i < 300; i++) {
+                check(name, cut.answers().get(i).get("X").equals(Term.integer(i + 1)),
+                        "answer " + (i + 1) + " before the time limit is " + cut.answers().get(i));
+            }
+            answersOwnProgram(name, s);
+            siblingUntouched(name, sibling);
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
         }
     }
 
