@@ -273,7 +273,7 @@ fetch_end(M, Bindings, Outcome0, Error, More) :-
     thread_send_message(Out, batch(Pairs)).
 
 %   Peek, then take: thread_get_message/3 with timeout(0) costs about
-%   13 us a call in SWI-Prolog 9.0.4, a peek and a get under 1 us.
+%   13 µs a call in SWI-Prolog 9.0.4, a peek and a get under 1 µs.
 queued_answers(Queue, [A|As]) :-
     thread_peek_message(Queue, _),
     !,
