@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -430,7 +431,7 @@ public final class HostileCode {
             for (int i = 0; i < 2000; i++) {
                 Term x = Term.integer(i + 1);
                 check(name, all.answers().get(i).get("X").equals(x)
-                                && all.answers().get(i).get("L").equals(Term.list(java.util.Collections.nCopies(20, x))),
+                                && all.answers().get(i).get("L").equals(Term.list(Collections.nCopies(20, x))),
                         "answer " + (i + 1) + " is " + all.answers().get(i));
             }
             GoalResult cut = s.goal("(between(1, 300, X), garbage_collect ; repeat, garbage_collect, fail)")
