@@ -520,15 +520,23 @@ request(close, Req, [closed=Closed]) :-
     ;   Closed = @(false)
     ).
 
+%   session_module(+Req, -M): the module of the session the request names;
+%   a domain error unless the id is a word of letters, digits and _.
 session_module(Req, M) :-
-    must_have(session, Req, Id),
-    atom_string(IdA, Id),
+    named_module(Req, Id, IdA, M0),
     (   atom_codes(IdA, Codes),
         Codes \== [],
         forall(member(C, Codes), code_type(C, csym))
-    ->  atom_concat(m_, IdA, M)
+    ->  M = M0
     ;   throw(error(domain_error(session_id, Id), _))
     ).
+
+%   named_module(+Req, -Id, -IdA, -M): the request's session id, as given
+%   and as an atom, and the module m_<id> it names, the id not checked.
+named_module(Req, Id, IdA, M) :-
+    must_have(session, Req, Id),
+    atom_string(IdA, Id),
+    atom_concat(m_, IdA, M).
 
 %   existing_session(+Req, -M): the open session the request names, claimed
 %   for this request under its limits. An open session's id was checked
@@ -536,9 +544,7 @@ session_module(Req, M) :-
 %   only when there is none (a domain error for a bad id, else an
 %   existence error).
 existing_session(Req, M) :-
-    must_have(session, Req, Id),
-    atom_string(IdA, Id),
-    atom_concat(m_, IdA, M0),
+    named_module(Req, _, _, M0),
     (   session(M0, Opts),
         \+ pending_close(M0)
     ->  M = M0,
