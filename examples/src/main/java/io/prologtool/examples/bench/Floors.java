@@ -25,7 +25,13 @@ import java.util.stream.Stream;
  *       the floor of the JPL round trip;</li>
  *   <li>{@link #harnessWork}: the harness's own Prolog work on a trivial goal request, measured inside
  *       Prolog ({@code handle_request/2} in a loop in a {@code swipl} that loaded the harness, no
- *       transport): what each round trip spends in the harness;</li>
+ *       transport): what each round trip spends in the harness; with {@link HarnessProbe#WITHOUT_THREE},
+ *       the same request with goal expansion, output capture and the reply text cut out of the harness,
+ *       which no valid request can do without: a lower bound of the harness work that the harness's
+ *       other parts set;</li>
+ *   <li>{@link #sessionCycle}: the session cycle's work in plain {@code swipl}, one process, no
+ *       transport: the 20-clause program loaded from a string into a fresh module, the goal run, the
+ *       source unloaded and the module destroyed;</li>
  *   <li>{@link #pararuleBatch}: the PARARULE-Plus pipeline's programs answered by plain {@code swipl}
  *       in one process, a fresh module per question (load the program from a string, run the goal,
  *       destroy the module): the batch floor of the pipeline's questions per second.</li>
@@ -55,9 +61,11 @@ final class Floors {
      * Microseconds of Prolog CPU time per trivial goal request in the harness, one value per batch of
      * {@code perBatch} requests: a {@code swipl} loads the harness, opens a session, consults the
      * 20-clause program and then calls {@code handle_request/2} on the goal request for {@code true},
-     * checking every reply.
+     * checking every reply; with {@code probe} {@link HarnessProbe#WITHOUT_THREE}, after cutting three
+     * parts out of the harness (the lower bound).
      */
-    static Summary harnessWork(Path swipl, int batches, int perBatch) throws IOException, InterruptedException {
+    static Summary harnessWork(Path swipl, int batches, int perBatch, HarnessProbe probe)
+            throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("prologtool-bench-harness-");
         try {
             Path harness = Harness.extractTo(dir);
@@ -69,6 +77,7 @@ final class Floors {
                         ok(Open),
                         handle_request(%s, Consult),
                         ok(Consult),
+                        %s,
                         Goal = %s,
                         forall(between(1, 1000, _), ( handle_request(Goal, R), success(R) )),
                         forall(between(1, Batches, _),
@@ -82,17 +91,93 @@ final class Floors {
                     ok(Reply) :- throw(error(harness_reply(Reply), _)).
                     success(Reply) :- sub_atom(Reply, _, _, _, '"outcome":"success"'), !.
                     success(Reply) :- throw(error(harness_reply(Reply), _)).
+                    %% The lower bound: the three parts replaced by what costs next to nothing. The
+                    %% reply is the outcome alone, which success/1 still checks. A part the harness no
+                    %% longer has by that name is an error, never a bound that cut nothing.
+                    cut_out :-
+                        forall(member(PI, [guarded_goal/3, with_captured_output/4, reply_text/2]),
+                               (   current_predicate(prologtool_harness:PI)
+                               ->  true
+                               ;   throw(error(existence_error(procedure, prologtool_harness:PI), _))
+                               )),
+                        abolish(prologtool_harness:guarded_goal/3),
+                        assertz(prologtool_harness:guarded_goal(_, Goal, Goal)),
+                        abolish(prologtool_harness:with_captured_output/4),
+                        assertz(prologtool_harness:(with_captured_output(Goal, _, "", false) :- once(Goal))),
+                        abolish(prologtool_harness:reply_text/2),
+                        assertz(prologtool_harness:(reply_text(Pairs, Text) :-
+                                    (   memberchk(outcome=success, Pairs)
+                                    ->  Text = '{"outcome":"success"}'
+                                    ;   Text = '{"outcome":"other"}'
+                                    ))),
+                        compile_predicates([ prologtool_harness:guarded_goal/3,
+                                             prologtool_harness:with_captured_output/4,
+                                             prologtool_harness:reply_text/2 ]).
                     """.formatted(BareSwipl.atom(harness.toString()),
                     BareSwipl.atom("{\"id\":3,\"op\":\"consult\",\"session\":\"floor\",\"text\":"
                             + io.prologtool.json.TermJson.mapper().writeValueAsString(SessionCycles.PROGRAM) + "}"),
+                    probe == HarnessProbe.WITHOUT_THREE ? "cut_out" : "true",
                     BareSwipl.atom(GOAL_REQUEST)), StandardCharsets.UTF_8);
-            List<String> lines = runScript(swipl, script, "floor(" + batches + ", " + perBatch + ")");
-            double[] micros = lines.stream().filter(l -> l.startsWith("batch "))
-                    .mapToDouble(l -> Double.parseDouble(l.substring(6))).toArray();
-            if (micros.length != batches) {
-                throw new IllegalStateException("the harness floor printed " + lines);
-            }
-            return Summary.of(micros);
+            return batches(runScript(swipl, script, "floor(" + batches + ", " + perBatch + ")"), batches,
+                    "the harness floor");
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /** What {@link #harnessWork} measures. */
+    enum HarnessProbe {
+        /** The harness as it is: the floor of the round trips. */
+        WHOLE,
+        /**
+         * Goal expansion, output capture and the reply text cut out of the harness (replaced by no-ops in
+         * the probe's {@code swipl}): not a valid request, a lower bound of what the harness's other parts
+         * (reading the request, the session's bookkeeping, limits, parsing, the isolation check, the
+         * search and the answer) cost a goal request.
+         */
+        WITHOUT_THREE
+    }
+
+    /**
+     * Microseconds of wall time per session cycle in plain {@code swipl}, one value per batch of
+     * {@code perBatch}: in one process, each cycle makes a fresh module, loads {@link SessionCycles#PROGRAM}
+     * into it from a string ({@code load_files/2} with {@code stream/1}, as the harness loads a
+     * session's text), runs {@link SessionCycles#GOAL} and checks that it succeeds, then unloads the
+     * source and destroys the module. What a session cycle costs SWI-Prolog itself, with no session,
+     * limit, capture, check or transport around it.
+     */
+    static Summary sessionCycle(Path swipl, int batches, int perBatch) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("prologtool-bench-cycle-");
+        try {
+            Path script = dir.resolve("cycle.pl");
+            Files.writeString(script, """
+                    floor(Batches, N) :-
+                        forall(between(1, 200, I), cycle(I)),
+                        forall(between(1, Batches, B),
+                               ( garbage_collect,
+                                 get_time(T0),
+                                 forall(between(1, N, I), ( K is B * N + I + 1000, cycle(K) )),
+                                 get_time(T1),
+                                 Micros is (T1 - T0) / N * 1e6,
+                                 format("batch ~6f~n", [Micros]) )).
+                    cycle(I) :-
+                        format(atom(M), 'floor_c~d', [I]),
+                        set_module(M:class(temporary)),         %% destroyable
+                        setup_call_cleanup(
+                            open_string(%s, S),
+                            load_files(M:M, [stream(S), silent(true)]),
+                            close(S)),
+                        term_string(Goal, %s, [module(M)]),
+                        (   M:Goal
+                        ->  true
+                        ;   throw(error(floor_goal_failed(Goal), _))
+                        ),
+                        unload_file(M),
+                        '$destroy_module'(M).
+                    """.formatted(BareSwipl.atom(SessionCycles.PROGRAM), BareSwipl.atom(SessionCycles.GOAL)),
+                    StandardCharsets.UTF_8);
+            return batches(runScript(swipl, script, "floor(" + batches + ", " + perBatch + ")"), batches,
+                    "the session cycle floor");
         } finally {
             deleteTree(dir);
         }
@@ -162,6 +247,16 @@ final class Floors {
         } finally {
             deleteTree(dir);
         }
+    }
+
+    /** The values of the {@code batch <micros>} lines a floor script printed, {@code expected} of them. */
+    private static Summary batches(List<String> lines, int expected, String floor) {
+        double[] micros = lines.stream().filter(l -> l.startsWith("batch "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(6))).toArray();
+        if (micros.length != expected) {
+            throw new IllegalStateException(floor + " printed " + lines);
+        }
+        return Summary.of(micros);
     }
 
     /** Runs {@code goal} in a {@code swipl} that loaded {@code script}; its output lines. */

@@ -17,7 +17,8 @@ import java.util.OptionalDouble;
  * the 20-clause program, each backend against its floor measured in the same run (issue 16): on JPL,
  * JPL's own bare query ({@link Floors#bareJplQuery}); on the process backend, a bare {@code swipl} in a
  * read/call/reply loop over a pipe, the floor of any process behind a pipe. A third row is the
- * harness's own share of each call, measured inside Prolog ({@link Floors#harnessWork}).
+ * harness's own share of each call, measured inside Prolog ({@link Floors#harnessWork}), and a fourth
+ * the same without goal expansion, output capture and the reply text: a lower bound of that share.
  */
 final class RoundTrips {
 
@@ -49,7 +50,12 @@ final class RoundTrips {
         }
         log.printf(java.util.Locale.ROOT, "[bench] harness work per goal request, in Prolog: %d batches of %,d%n",
                 plan.harnessBatches(), plan.harnessRequests());
-        Summary harness = Floors.harnessWork(swipl, plan.harnessBatches(), plan.harnessRequests());
+        Summary harness = Floors.harnessWork(swipl, plan.harnessBatches(), plan.harnessRequests(),
+                Floors.HarnessProbe.WHOLE);
+        log.printf(java.util.Locale.ROOT, "[bench] the same without goal expansion, output capture and reply: "
+                + "%d batches of %,d%n", plan.harnessBatches(), plan.harnessRequests());
+        Summary remainder = Floors.harnessWork(swipl, plan.harnessBatches(), plan.harnessRequests(),
+                Floors.HarnessProbe.WITHOUT_THREE);
         String details = "session.goal(\"true\").run() on a session that holds the 20-clause program; back to back";
         return List.of(
                 Row.of("roundtrip", WHAT, "jpl", jpl, Unit.MICROS, details, JPL_FLOOR, jplFloor)
@@ -61,7 +67,15 @@ final class RoundTrips {
                         "handle_request/2 on a goal request for true, in a loop inside a swipl that loaded the harness "
                                 + "and consulted the 20-clause program (no transport; every reply checked); "
                                 + "statistics(cputime) per request, one value per batch of " + plan.harnessRequests(),
-                        "", OptionalDouble.empty(), Optional.empty()).withTarget(Target.below(15)));
+                        "", OptionalDouble.empty(), Optional.empty()).withTarget(Target.below(15)),
+                new Row("harness_work_without_three", "harness work per goal request `true` without goal expansion, "
+                        + "output capture and reply text (a lower bound)", "harness",
+                        remainder.median(), OptionalDouble.of(remainder.p90()), Unit.MICROS,
+                        "the harness work probe with those three parts replaced by no-ops in the probe's swipl: not a "
+                                + "valid request; what the other parts of a goal request cost (reading it, the "
+                                + "session's bookkeeping, limits, parsing, the isolation check, the search, the "
+                                + "answer); while it costs more than 15 µs, so does every valid request",
+                        "", OptionalDouble.empty(), Optional.empty()));
     }
 
     private static Summary measure(Plan plan, PrologBackend backend) throws Exception {

@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -22,7 +24,8 @@ import java.util.stream.IntStream;
  * On JPL, on the process backend with a warm pool of 2 and with a child started per open, each also
  * for a sandboxed session under OS isolation ({@link Isolation#required()}: another user, no network,
  * a private /tmp, an address-space limit) when the machine allows it; the baseline is a fresh
- * {@code swipl} per session.
+ * {@code swipl} per session. Beside the JPL cycle, its floor: the same work in plain {@code swipl}
+ * ({@link Floors#sessionCycle}), measured in the same run.
  */
 final class SessionCycles {
 
@@ -55,6 +58,9 @@ final class SessionCycles {
         try (JplBackend backend = JplBackend.get()) {
             jpl = Summary.ofNanos(Timer.time(plan.cycleJpl(), () -> cycle(backend)), Unit.MILLIS);
         }
+        log.printf(java.util.Locale.ROOT, "[bench] session cycle floor, plain swipl: %d batches of %,d%n",
+                plan.harnessBatches(), plan.cycleJpl().timed());
+        Summary floorMicros = Floors.sessionCycle(swipl, plan.harnessBatches(), plan.cycleJpl().timed());
 
         Timer.progress(log, "session cycle, process, warm pool of 2", plan.cyclePool());
         Summary pooled;
@@ -98,6 +104,12 @@ final class SessionCycles {
                 Row.of("cycle", WHAT, "jpl", jpl, Unit.MILLIS,
                         "JplBackend.get(): open, consult the 20-clause edge/path program, run " + GOAL + ", close; back to back",
                         BASELINE, base).withTarget(Target.below(0.4)),
+                new Row("cycle_floor", "session cycle's work in plain swipl, one process (floor)", "swipl",
+                        floorMicros.median() / 1000, OptionalDouble.of(floorMicros.p90() / 1000), Unit.MILLIS,
+                        "the 20-clause program loaded from a string into a fresh module (load_files/2, as the harness "
+                                + "loads a session's text), " + GOAL + " run and checked, the source unloaded and "
+                                + "the module destroyed; wall time per cycle, one value per batch of "
+                                + plan.cycleJpl().timed(), "", OptionalDouble.empty(), Optional.empty()),
                 Row.of("cycle_warm_pool", "session cycle, warm pool of 2, " + poolPause + " ms apart", "process", pooled, Unit.MILLIS,
                         "ProcessBackend.builder().poolSize(2): the same cycle, with an untimed " + poolPause
                                 + " ms sleep before each so that the pool refills, as for requests that arrive over time",
