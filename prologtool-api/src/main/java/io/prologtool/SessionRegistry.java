@@ -153,9 +153,14 @@ public final class SessionRegistry implements AutoCloseable {
      */
     public PrologSession open(SessionOptions options) {
         Objects.requireNonNull(options, "options");
+        return openRegistered(options, false);
+    }
+
+    /** Makes room, opens a session on the backend and registers it ({@code held}: see {@link #adopt}). */
+    private RegisteredSession openRegistered(SessionOptions options, boolean held) {
         ensureOpen();
         makeRoom(null);
-        return adopt(backend.open(options), false);
+        return adopt(backend.open(options), held);
     }
 
     /**
@@ -251,9 +256,7 @@ public final class SessionRegistry implements AutoCloseable {
     /** {@code staticCheck} null: as the session's options say. */
     private Consulted consultWith(String text, Boolean staticCheck) {
         Objects.requireNonNull(text, "text");
-        ensureOpen();
-        makeRoom(null);
-        RegisteredSession s = adopt(backend.open(sessionOptions), true);
+        RegisteredSession s = openRegistered(sessionOptions, true);
         try {
             return new Consulted(s, staticCheck == null ? s.consult(text) : s.consult(text, staticCheck));
         } catch (RuntimeException e) {
