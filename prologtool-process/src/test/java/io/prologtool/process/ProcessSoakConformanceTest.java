@@ -20,4 +20,19 @@ class ProcessSoakConformanceTest extends SoakConformanceTest {
     protected long liveResources(PrologBackend backend) {
         return ((ProcessBackend) backend).liveChildren();
     }
+
+    /** The harness, saved state and anything else the backend writes live in its work folder. */
+    @Override
+    protected long ownFiles(PrologBackend backend) {
+        return filesBelow(((ProcessBackend) backend).workDir());
+    }
+
+    /** The pool of two refills in the background after the fixture's session closed: wait for it (60 s at most). */
+    @Override
+    protected void awaitSettled(PrologBackend backend) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (((ProcessBackend) backend).liveChildren() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
 }
