@@ -116,6 +116,10 @@ guarded(atom_chars(_, _)).
 guarded(atom_string(_, _)).
 guarded(string_to_atom(_, _)).
 guarded(upcase_atom(_, _)).
+guarded(setup_call_cleanup(_, _, _)).
+guarded(setup_call_catcher_cleanup(_, _, _, _)).
+guarded(call_cleanup(_, _)).
+guarded(sig_atomic(_)).
 guarded(downcase_atom(_, _)).
 
 %!  guarded_name(+Name) is semidet.
@@ -215,6 +219,10 @@ safe_builtin(Builtin, Called) :-
             catch(sandbox:safe_primitive(Home:Builtin), _, fail)    % print_message/2 of '$messages'
         )
     ->  Called = []
+    ;   functor(Builtin, Name, Arity),          % setup_call_cleanup/3 and its relatives
+        functor(Template, Name, Arity),
+        catch(sandbox:safe_meta(system:Template), _, fail)
+    ->  findall(G, ( arg(I, Template, 0), arg(I, Builtin, G) ), Called)
     ;   Builtin = catch(Goal, _, Recovery)
     ->  Called = [Goal, Recovery]
     ;   Builtin = catch_with_backtrace(Goal, _, Recovery)
@@ -1070,6 +1078,37 @@ unguarded(Body, Shown) :-
         compound_name_arguments(Shown, Name, Shown1)
     ;   Shown = Body
     ).
+
+                 /*******************************
+                 *    WHERE NO SIGNAL REACHES   *
+                 *******************************/
+
+%   SWI-Prolog blocks signals in the setup and cleanup goals of
+%   setup_call_cleanup/3 and its relatives and in sig_atomic/1, so no time
+%   limit reaches them. The request's inference backstop
+%   (harness_limits.pl) still ends them, but only after 100 million
+%   inferences per second of the limit: a session that keeps every worker
+%   spinning in cleanup handlers would burn the cores for seconds after
+%   its calls timed out and it closed. Each of these goals therefore runs
+%   under a budget of its own (unsignalled/1 in harness_limits.pl), a
+%   twentieth of the backstop's rate.
+
+:- meta_predicate
+    prologtool_guard:setup_call_cleanup(0, 0, 0),
+    prologtool_guard:setup_call_catcher_cleanup(0, 0, ?, 0),
+    prologtool_guard:call_cleanup(0, 0),
+    prologtool_guard:sig_atomic(0).
+
+prologtool_guard:setup_call_cleanup(Setup, Goal, Cleanup) :-
+    system:setup_call_cleanup(prologtool_harness:unsignalled(Setup), Goal,
+                              prologtool_harness:unsignalled(Cleanup)).
+prologtool_guard:setup_call_catcher_cleanup(Setup, Goal, Catcher, Cleanup) :-
+    system:setup_call_catcher_cleanup(prologtool_harness:unsignalled(Setup), Goal, Catcher,
+                                      prologtool_harness:unsignalled(Cleanup)).
+prologtool_guard:call_cleanup(Goal, Cleanup) :-
+    system:setup_call_cleanup(true, Goal, prologtool_harness:unsignalled(Cleanup)).
+prologtool_guard:sig_atomic(Goal) :-
+    system:sig_atomic(prologtool_harness:unsignalled(Goal)).
 
 %   The aliases: '$guarded_catch'(G, C, R) :- catch(G, C, R), and so on,
 %   with the meta-predicate declaration (or transparency) of the guard.

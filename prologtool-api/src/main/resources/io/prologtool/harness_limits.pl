@@ -269,6 +269,36 @@ drain_wakes :-
     ;   true
     ).
 
+%!  unsignalled(:Goal) is semidet.
+%
+%   Runs Goal, which no signal reaches (the setup or cleanup goal of
+%   setup_call_cleanup/3 and its relatives, sig_atomic/1: see
+%   harness_guard.pl), as once/1 under an inference budget of 5 million
+%   per second left before the harness's deadline, plus a million: a
+%   twentieth of the backstop's rate, so a goal spinning there stops
+%   after a small part of a core's time however many workers it holds.
+%   Past the budget: the time limit when the deadline has passed, else a
+%   resource error. Without a harness deadline (a thread that session
+%   code started, which the session's close stops) only the backstop
+%   applies.
+unsignalled(Goal) :-
+    (   nb_current('$pt_deadline', Deadline),
+        number(Deadline)
+    ->  get_time(Now),
+        Budget is ceiling(max(0, Deadline - Now) * 5_000_000) + 1_000_000,
+        call_with_inference_limit(once(Goal), Budget, R),
+        (   R == inference_limit_exceeded
+        ->  get_time(After),
+            (   After >= Deadline
+            ->  throw(time_limit_exceeded)
+            ;   throw(error(resource_error(inferences),
+                            context(_, 'a setup or cleanup goal or sig_atomic/1, where no time limit reaches, ran past its inference budget (5 million per second of the time limit)')))
+            )
+        ;   true
+        )
+    ;   once(Goal)
+    ).
+
 %   inference_backstop(+Seconds, -Inferences): the inference limit that
 %   stands in for a time limit of Seconds where no signal reaches the
 %   goal: 100 million inferences per second of the limit. Real programs

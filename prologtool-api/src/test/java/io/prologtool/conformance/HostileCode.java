@@ -291,6 +291,50 @@ public final class HostileCode {
             pool.shutdownNow();
         }
         stubbornCloses();
+        noBurnAfterClose();
+    }
+
+    /**
+     * Ten sandboxed sessions, more than a JPL backend has workers, spin in cleanup handlers (where no signal
+     * reaches) under a 1 s limit. Once every call has come back and the sessions are closed, the JVM is idle:
+     * no abandoned request goes on burning a core (it did for seconds when only the request's inference
+     * backstop, 100 million inferences a second of the limit, bounded such a goal).
+     */
+    private void noBurnAfterClose() throws Exception {
+        String name = "no CPU burnt after ten sessions spinning in cleanup handlers returned and closed";
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        List<PrologSession> spinning = new ArrayList<>();
+        try {
+            List<Future<GoalResult>> results = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                PrologSession s = backend.open(SessionOptions.builder().sandboxed(true).build());
+                spinning.add(s);
+                results.add(pool.submit(() -> s.goal("setup_call_cleanup(true, true, (repeat, fail))")
+                        .timeLimit(Duration.ofSeconds(1)).run()));
+            }
+            for (Future<GoalResult> f : results) {
+                GoalResult r = f.get();
+                check(name, r.outcome() != Outcome.SUCCESS, "a spinning cleanup handler gave " + describe(r));
+            }
+            spinning.forEach(PrologSession::close);
+            long cpu0 = processCpuNanos();
+            long wall0 = System.nanoTime();
+            sleepMillis(1_500);
+            double cpu = (processCpuNanos() - cpu0) / 1e9;
+            double wall = (System.nanoTime() - wall0) / 1e9;
+            System.out.printf("CPU after the spinning sessions closed: %.2f s in %.2f s%n", cpu, wall);
+            check(name, cpu < 0.5, String.format("the JVM burnt %.2f s of CPU in an idle window of %.2f s", cpu, wall));
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        } finally {
+            spinning.forEach(PrologSession::close);
+            pool.shutdownNow();
+        }
+    }
+
+    private static long processCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
     }
 
     /**
