@@ -31,6 +31,7 @@
 :- use_module(library(error)).
 :- use_module(library(time)).
 :- use_module(library(prolog_stream)).
+:- use_module(library(process)).
 :- use_module(library(sandbox)).
 :- use_module(library(plunit), []).
 

@@ -120,6 +120,9 @@ guarded(setup_call_cleanup(_, _, _)).
 guarded(setup_call_catcher_cleanup(_, _, _, _)).
 guarded(call_cleanup(_, _)).
 guarded(sig_atomic(_)).
+guarded(shell).
+guarded(shell(_)).
+guarded(shell(_, _)).
 guarded(downcase_atom(_, _)).
 
 %!  guarded_name(+Name) is semidet.
@@ -199,13 +202,17 @@ sandbox:safe_meta(prologtool_guard:Goal, Called) :-
     safe_builtin(Builtin, Called).
 
 %   Refused by the sandbox check itself, named as the built-in: halt/0,1
-%   and abort/0 (see above), and setenv/2 and unsetenv/1, whose guards
-%   call the harness (the check would otherwise name that call).
+%   and abort/0 (see above), and setenv/2, unsetenv/1 and shell/0,1,2,
+%   whose guards call the harness (the check would otherwise name that
+%   call).
 refused_goal(halt).
 refused_goal(halt(_)).
 refused_goal(abort).
 refused_goal(setenv(_, _)).
 refused_goal(unsetenv(_)).
+refused_goal(shell).
+refused_goal(shell(_)).
+refused_goal(shell(_, _)).
 
 safe_builtin(format(Format), Called) :-
     !,                                  % as library(sandbox) checks format/2
@@ -305,6 +312,17 @@ prologtool_guard:thread_get_message(Queue, Message) :-
     prologtool_harness:bounded_get_message(Queue, Message, []).
 prologtool_guard:thread_get_message(Queue, Message, Options) :-
     prologtool_harness:bounded_get_message(Queue, Message, Options).
+
+%   shell/1,2: see session_shell/2 below. shell/0, an interactive shell,
+%   would read the standard input of the process (the JVM's, or the
+%   child's protocol stream).
+prologtool_guard:shell :-
+    prologtool_harness:refuse(shell,
+                              'an interactive shell would read the standard input of the process that runs the session').
+prologtool_guard:shell(Command) :-
+    prologtool_harness:session_shell(Command, 0).
+prologtool_guard:shell(Command, Status) :-
+    prologtool_harness:session_shell(Command, Status).
 
                  /*******************************
                  *         GLOBAL STATE         *
@@ -1050,6 +1068,66 @@ bounded_sleep(Seconds) :-
     ->  throw(time_limit_exceeded)
     ;   true
     ).
+
+%!  session_shell(+Command, -Status) is semidet.
+%
+%   shell/2 for session code. SWI-Prolog's own shell/2 waits for the
+%   command in C, where no signal of a thread reaches in an embedding
+%   JVM (SWI-Prolog runs there without signal handlers): a command that
+%   outlived the time limit kept its worker and session busy and went on
+%   after the backend closed, with the JVM's standard input and output.
+%   Here the command runs with an empty standard input, in a process
+%   group of its own, and its output goes to a file that is copied to
+%   the goal's output when it ends (so the capture and its bound apply);
+%   the wait is a loop that signals reach, and a time limit (or any
+%   other way out of the wait) kills the whole group.
+session_shell(Command, Status) :-
+    text_to_string(Command, Text),
+    tmp_file_stream(binary, File, Out),
+    setup_call_cleanup(
+        true,
+        run_shell(Text, Out, Exit),
+        ( close(Out, [force(true)]),
+          shell_output(File),
+          catch(delete_file(File), _, true) )),
+    shell_status(Exit, Status).
+
+run_shell(Text, Out, Exit) :-
+    setup_call_catcher_cleanup(
+        process_create(path(sh), ['-c', Text],
+                       [ stdin(null), stdout(stream(Out)), stderr(stream(Out)),
+                         detached(true), process(Pid) ]),
+        wait_shell(Pid, Exit),
+        Catcher,
+        end_shell(Catcher, Pid)).
+
+%   process_wait/3 of SWI-Prolog 9.0.4 blocks in C for any timeout but 0:
+%   look, then sleep a little where a signal can reach the thread.
+wait_shell(Pid, Exit) :-
+    repeat,
+    process_wait(Pid, Exit0, [timeout(0)]),
+    (   Exit0 == timeout
+    ->  sleep(0.02),
+        fail
+    ;   !,
+        Exit = Exit0
+    ).
+
+end_shell(exit, _) :-
+    !.
+end_shell(_, Pid) :-
+    catch(process_group_kill(Pid, kill), _, true),
+    catch(process_wait(Pid, _), _, true).
+
+shell_output(File) :-
+    setup_call_cleanup(
+        open(File, read, In, [encoding(utf8)]),
+        copy_stream_data(In, current_output),
+        close(In)).
+
+shell_status(exit(Status), Status) :- !.
+shell_status(killed(Signal), Status) :-
+    Status is 128 + Signal.
 
 %!  guarded_goal(+Module, +Goal, -Guarded) is det.
 %

@@ -4,6 +4,7 @@ import io.prologtool.Answer;
 import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologError;
+import io.prologtool.PrologSession;
 import io.prologtool.Term;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,22 @@ public abstract class GoalConformanceTest extends BackendFixture {
 
     private void assertSessionAnswers() {
         assertThat(run("X = still_here").answers().get(0).get("X")).isEqualTo(Term.atom("still_here"));
+    }
+
+    @Test
+    void aShellCommandsOutputIsTheGoalsOutputAndItsStatusComesBack() {
+        // shell/2 runs the command with its output captured like the goal's (never on the process's own
+        // standard output: the JVM's, or the process backend's protocol stream) and an empty standard input
+        try (PrologSession careless = backend.open(io.prologtool.SessionOptions.builder().sandboxed(false).build())) {
+            GoalResult r = careless.goal("shell('echo out; echo err >&2; cat; exit 3', S)").run();
+            assertThat(r.outcome()).as("%s", r).isEqualTo(Outcome.SUCCESS);
+            assertThat(r.answers().get(0).get("S")).isEqualTo(Term.integer(3));
+            assertThat(r.output()).isEqualTo("out\nerr\n");
+            assertThat(careless.goal("shell('exit 1')").run().outcome()).isEqualTo(Outcome.FAILURE);
+            assertThat(careless.goal("shell(true)").run().outcome()).isEqualTo(Outcome.SUCCESS);
+            GoalResult interactive = careless.goal("shell").run();
+            assertThat(interactive.error()).as("%s", interactive).map(PrologError::kind).contains("sandbox_violation");
+        }
     }
 
     @Test
