@@ -1521,11 +1521,26 @@ factorize(T, F) :-
     maplist(factor_one, Args, FArgs),
     F =.. [F0|FArgs].
 
+%   The factorisation is SWI-Prolog's own (the one its writer uses for
+%   cyclic terms), in time linear in the term: every subterm it shares
+%   comes out as a substitution, and those whose binding makes no cycle
+%   are bound back, so only the cycles stay in Substitution.
+%   library(terms)' term_factorized/3, used before, took 0.7 s for a
+%   cyclic term with a part nested 1,000 deep and 10 s at 4,000.
 factor_one(T, T) :-
     acyclic_term(T),
     !.
-factor_one(T, @(Skeleton, Substitution)) :-
-    term_factorized(T, Skeleton, Substitution).
+factor_one(T, @(Skeleton, Cycles)) :-
+    '$factorize_term'(T, Skeleton, Substitution),
+    bind_acyclic(Substitution, Cycles).
+
+bind_acyclic([], []).
+bind_acyclic([V=Value|Substitution], Cycles) :-
+    (   unify_with_occurs_check(V, Value)
+    ->  Cycles = Cycles1
+    ;   Cycles = [V=Value|Cycles1]
+    ),
+    bind_acyclic(Substitution, Cycles1).
 
 name_variables([], _).
 name_variables(['$prologtool_var'(N)|Vs], N) :-
