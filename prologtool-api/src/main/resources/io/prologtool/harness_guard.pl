@@ -1079,8 +1079,9 @@ bounded_sleep(Seconds) :-
 %   Here the command runs with an empty standard input, in a process
 %   group of its own, and its output goes to a file that is copied to
 %   the goal's output when it ends (so the capture and its bound apply);
-%   the wait is a loop that signals reach, and a time limit (or any
-%   other way out of the wait) kills the whole group.
+%   the wait is a loop that signals reach, and when the wait ends, by the
+%   command's exit, a time limit or any other way, the whole group is
+%   killed: no process of the command outlives its call.
 session_shell(Command, Status) :-
     text_to_string(Command, Text),
     tmp_file_stream(binary, File, Out),
@@ -1113,11 +1114,14 @@ wait_shell(Pid, Exit) :-
         Exit = Exit0
     ).
 
-end_shell(exit, _) :-
-    !.
-end_shell(_, Pid) :-
+%   The group is killed however the wait ended, so what the command left
+%   running in the background (`cmd &`) ends with it too.
+end_shell(Catcher, Pid) :-
     catch(process_group_kill(Pid, kill), _, true),
-    catch(process_wait(Pid, _), _, true).
+    (   Catcher == exit
+    ->  true
+    ;   catch(process_wait(Pid, _), _, true)
+    ).
 
 shell_output(File) :-
     setup_call_cleanup(
