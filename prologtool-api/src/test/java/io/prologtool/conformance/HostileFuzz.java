@@ -196,7 +196,7 @@ final class HostileFuzz {
             }
             b.append("  goal: ").append(goal).append('\n');
             b.append("  again: make fuzz FUZZ_BACKEND=").append(backend).append(" FUZZ_SEED=").append(seed)
-                    .append(" FUZZ_FROM=").append(index).append(" FUZZ_COUNT=1\n");
+                    .append(" FUZZ_FROM=").append(index).append(" FUZZ_COUNT=1 FUZZ_KNOWN=run\n");
             return b.toString();
         }
     }

@@ -308,7 +308,7 @@ public final class HostileFuzzMain {
         long start = System.currentTimeMillis();
         long deadline = start + seconds * 1000;
         PrologBackend backend = backend(backendName);
-        Batch b = new Batch(backend, backendName, seed, runKnown);
+        Batch b = new Batch(backend, backendName, seed, from, runKnown);
         b.warmUp();
         Resources baseline = b.measure();
         System.out.println("BASELINE " + baseline);
@@ -393,6 +393,8 @@ public final class HostileFuzzMain {
         private final String name;
         private final long seed;
         private final boolean runKnown;
+        /** The first case of this batch (this JVM). */
+        private final int batchFrom;
         private ExecutorService pool = newPool();
         int cases;
         int failures;
@@ -400,7 +402,8 @@ public final class HostileFuzzMain {
         /** A call of this batch never returned. */
         boolean abandoned;
 
-        Batch(PrologBackend backend, String name, long seed, boolean runKnown) {
+        Batch(PrologBackend backend, String name, long seed, int batchFrom, boolean runKnown) {
+            this.batchFrom = batchFrom;
             this.runKnown = runKnown;
             this.backend = backend;
             this.name = name;
@@ -575,7 +578,14 @@ public final class HostileFuzzMain {
             for (String[] x : broken) {
                 b.append("  why (").append(x[0]).append("): ").append(cut(x[1])).append('\n');
             }
-            b.append(c.reproduction(name)).append("END");
+            b.append(c.reproduction(name));
+            if (c.index() > batchFrom) {
+                // Some failures need what ran before them in the same Prolog (a worker's or a child's state).
+                b.append("  again with the cases before it in its JVM: make fuzz FUZZ_BACKEND=").append(name)
+                        .append(" FUZZ_SEED=").append(seed).append(" FUZZ_FROM=").append(batchFrom)
+                        .append(" FUZZ_COUNT=").append(c.index() - batchFrom + 1).append(" FUZZ_KNOWN=run\n");
+            }
+            b.append("END");
             System.out.println(b);
             System.out.flush();
         }
