@@ -130,7 +130,8 @@ public final class HostileFuzzMain {
         long[] millis = new long[names.size()];
         java.util.Arrays.fill(next, from);
         boolean[] done = new boolean[names.size()];
-        // Each backend in slices of at most five minutes, so that both get their share of a long run.
+        // Each backend in slices of at most five minutes (and of its share of a short run), so that both get
+        // their share.
         while (System.currentTimeMillis() < deadline) {
             boolean any = false;
             for (int b = 0; b < names.size(); b++) {
@@ -140,7 +141,8 @@ public final class HostileFuzzMain {
                 }
                 any = true;
                 int batch = count < 0 ? -1 : from + count - next[b];
-                long seconds = Math.max(1, Math.min(left, 300_000) / 1000);
+                long slice = Math.min(300_000, (long) (minutes * 60_000) / names.size());
+                long seconds = Math.max(1, Math.min(left, Math.max(slice, 1_000)) / 1000);
                 long t0 = System.currentTimeMillis();
                 ChildRun run = runChild(names.get(b), seed, next[b], batch, seconds, runKnown, System.out::println);
                 millis[b] += System.currentTimeMillis() - t0;
@@ -221,6 +223,7 @@ public final class HostileFuzzMain {
                 backend, Long.toString(seed), Integer.toString(from), Integer.toString(count), Long.toString(seconds),
                 runKnown ? "run" : "skip"));
         StringBuilder out = new StringBuilder();
+        StringBuilder err = new StringBuilder();
         int cases = 0;
         int failures = 0;
         int skipped = 0;
@@ -228,8 +231,10 @@ public final class HostileFuzzMain {
         boolean summarized = false;
         String lastCase = null;
         int exit = -1;
+        // Cases during which something else than this runner wrote to the child JVM's standard output.
+        List<String> strayCases = new ArrayList<>();
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(cmd).start();
             OutputStream stdin = p.getOutputStream();
             try {
                 stdin.write((HostileFuzz.STDIN_SENTINEL + ".\n").repeat(1000).getBytes(StandardCharsets.UTF_8));
@@ -237,6 +242,21 @@ public final class HostileFuzzMain {
             } catch (IOException ignored) {
                 // the child is gone already: its output says why
             }
+            // Standard error (the JVM's own complaints, SWI-Prolog's messages that escaped capture) is kept apart.
+            Thread errors = new Thread(() -> {
+                try (BufferedReader e = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = e.readLine()) != null) {
+                        synchronized (err) {
+                            err.append(cut(line)).append('\n');
+                        }
+                    }
+                } catch (IOException ignored) {
+                    // the child ended
+                }
+            });
+            errors.setDaemon(true);
+            errors.start();
             // A child that stops printing for longer than its batch may take is stopped (a hang is a crash too).
             long hardDeadline = System.currentTimeMillis() + seconds * 1000 + Duration.ofMinutes(5).toMillis();
             Thread watchdog = new Thread(() -> {
@@ -251,8 +271,21 @@ public final class HostileFuzzMain {
             watchdog.setDaemon(true);
             watchdog.start();
             try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
+                String raw;
+                while ((raw = in.readLine()) != null) {
+                    String line = protocolPart(raw);
+                    if (line.length() < raw.length()) {
+                        String stray = raw.substring(0, raw.length() - line.length());
+                        String c = lastCase == null ? "-1" : lastCase;
+                        if (!strayCases.contains(c)) {
+                            strayCases.add(c);
+                            lines.accept(strayReport(backend, seed, c, stray));
+                        }
+                        if (line.isEmpty()) {
+                            continue;
+                        }
+                    }
+                    line = cut(line);
                     out.append(line).append('\n');
                     Matcher m = CASE.matcher(line);
                     if (m.find()) {
@@ -273,6 +306,7 @@ public final class HostileFuzzMain {
                 }
             }
             p.waitFor();
+            errors.join(5_000);
             exit = p.exitValue();
             try {
                 stdin.close();
@@ -290,14 +324,24 @@ public final class HostileFuzzMain {
                 if (CASE.matcher(l).find()) {
                     ran++;
                 }
-            }
-            cases = ran;
-            for (String l : out.toString().split("\n")) {
                 if (l.startsWith("FAIL ")) {
                     failures++;
                 }
             }
+            cases = ran;
             next = lastCase == null ? from + 1 : Integer.parseInt(lastCase) + 1;
+        }
+        failures += strayCases.size();
+        String errText;
+        synchronized (err) {
+            errText = err.toString();
+        }
+        if (!errText.isEmpty()) {
+            out.append("standard error of the child JVM (last lines):\n");
+            String[] el = errText.split("\n");
+            for (int i = Math.max(0, el.length - 8); i < el.length; i++) {
+                out.append("    ! ").append(el[i]).append('\n');
+            }
         }
         return new ChildRun(backend, seed, from, cases, failures, skipped, next, summarized, exit, lastCase, out.toString());
     }
@@ -729,6 +773,47 @@ public final class HostileFuzzMain {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** What the runner itself prints begins a line with one of these. */
+    private static final List<String> PROTOCOL = List.of("CASE ", "FAIL ", "  ", "END", "ROUND ", "BASELINE ", "SUMMARY ",
+            "KNOWN-OPEN ", "counting atoms: ", "the sibling's close: ", "a call did not return: ");
+
+    /**
+     * The part of a line of the child's standard output that the runner printed: the whole line, or the
+     * part from the first of the runner's line starts on (text before it came from elsewhere), or nothing.
+     */
+    static String protocolPart(String line) {
+        for (String p : PROTOCOL) {
+            if (line.startsWith(p)) {
+                return line;
+            }
+        }
+        int first = -1;
+        for (String p : List.of("CASE ", "FAIL ", "ROUND ", "SUMMARY ", "BASELINE ", "END")) {
+            int i = line.indexOf(p);
+            if (i >= 0 && (first < 0 || i < first)) {
+                first = i;
+            }
+        }
+        return first < 0 ? "" : line.substring(first);
+    }
+
+    /** A failure of the case during which session code wrote to the JVM's own standard output. */
+    private static String strayReport(String backend, long seed, String index, String stray) {
+        StringBuilder b = new StringBuilder("FAIL ").append(seed).append(':').append(index).append(" jvm_stdout ");
+        if (index.equals("-1")) {
+            b.append(backend).append("/startup\n");
+        } else {
+            HostileFuzz.Case c = HostileFuzz.generate(seed, Integer.parseInt(index));
+            b.append(c.caseClass(backend)).append('\n');
+        }
+        b.append("  why (jvm_stdout): text reached the JVM's own standard output (on the in-process backend, an MCP "
+                + "server's protocol stream) during this case or the checks after it: ").append(cut(stray)).append('\n');
+        if (!index.equals("-1")) {
+            b.append(HostileFuzz.generate(seed, Integer.parseInt(index)).reproduction(backend));
+        }
+        return b.append("END").toString();
     }
 
     static String describe(GoalResult r) {
