@@ -53,7 +53,7 @@ final class HostileFuzz {
             new KnownOpen("jpl/*/*/deep_list_cyclic", CYCLIC_DEEP),
             new KnownOpen("jpl/careless/*read_*/text_*", "careless code reading a text nested 10^6 deep (read_term/3 with "
                     + "subterm_positions from a string stream of braces): SIGSEGV of the JVM [1]"),
-            new KnownOpen("jpl/*/engine>*", ENGINE + "; what it prints after the call returned reaches the JVM's own "
+            new KnownOpen("jpl/*/*engine>*", ENGINE + "; what it prints after the call returned reaches the JVM's own "
                     + "standard output (format ~w of a wide term inside an engine)"),
             new KnownOpen("*/*/*nested_depth_limit/*",
                     "a nested call_with_depth_limit/3 lifts the goal's maxDepth (R = 100001 under maxDepth 1000) [2]"),
@@ -66,7 +66,7 @@ final class HostileFuzz {
             new KnownOpen("jpl/*/*format_repeat_c*/none",
                     "format/2,3 with ~*c of 10^8 runs past the time limit: the call returns, the session stays busy [2]"),
             new KnownOpen("*/*/*engine_loop/none", ENGINE),
-            new KnownOpen("*/*/engine>*nested_time_limit/none", ENGINE),
+            new KnownOpen("*/*/*engine>*nested_time_limit/none", ENGINE),
             new KnownOpen("jpl/careless/*file_streams_left_open/none",
                     "streams a session opened stay open after it closed (3,000 file descriptors) [2]"),
             new KnownOpen("*/careless/*nb_setval/deep*", "nb_setval/2 of a term 10^6 deep: the process child exits "
@@ -81,7 +81,6 @@ final class HostileFuzz {
             new KnownOpen("jpl/round/cpu_after_close", "in-process, an engine or a C routine that escaped its limit "
                     + "keeps a core busy after its session closed [2, 5]"),
             new KnownOpen("jpl/round/fds_back", "see file_streams_left_open [2]"));
-
 
     /** A class known to fail: the glob that names it and why it is open (an issue, a class of the issue). */
     record KnownOpen(String glob, String reason) {
@@ -177,7 +176,11 @@ final class HostileFuzz {
             return sandboxed ? "sandboxed" : "careless";
         }
 
-        /** {@code backend/mode/operation/shape}. */
+        /**
+         * {@code backend/mode/operation/shape}; the operation part names its wrappers first, innermost first
+         * ({@code catch>engine>write}: write/1 in an engine, in catch/3). A round's resource check is the
+         * class {@code backend/round/invariant}.
+         */
         String caseClass(String backend) {
             return backend + "/" + mode() + "/" + op + "/" + shape;
         }
