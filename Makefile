@@ -12,8 +12,14 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_ARGS   ?=
 BENCH_ARGS  ?=
 ATTACK_ARGS ?=
+FUZZ_MINUTES ?= 10
+FUZZ_BACKEND ?= both
+FUZZ_SEED    ?= random
+FUZZ_FROM    ?= 0
+FUZZ_COUNT   ?= -1
+FUZZ_KNOWN   ?= skip
 
-.PHONY: demo test bench attack-cycles deps swipl build clean
+.PHONY: demo test bench attack-cycles fuzz deps swipl build clean
 
 ## demo: install SWI-Prolog if needed, build, and run the demo
 demo: deps build
@@ -35,6 +41,16 @@ bench: deps build
 ##        for less); the table goes to docs/bench/attack-cycles.md
 attack-cycles: deps build
 	$(MVN) $(MVN_FLAGS) -q -pl examples exec:exec@attack-cycles -Dattack.args="$(ATTACK_ARGS)"
+
+## fuzz: install SWI-Prolog if needed, build, and run the hostile fuzzer from a random seed (printed) for
+##       FUZZ_MINUTES on FUZZ_BACKEND (jpl, process or both), each batch in a child JVM of its own, a new
+##       one after a crash; prints every failure as a reproduction and the count of cases and failures, and
+##       fails when a case failed. FUZZ_SEED, FUZZ_FROM and FUZZ_COUNT run given cases again (the `again:`
+##       line of a failure); FUZZ_KNOWN=run also runs the classes listed as known open. `make test` runs
+##       only its bounded run (HostileFuzzConformanceTest).
+fuzz: deps build
+	$(MVN) $(MVN_FLAGS) -q -pl examples exec:exec@fuzz -Dfuzz.backend=$(FUZZ_BACKEND) -Dfuzz.seed=$(FUZZ_SEED) \
+	  -Dfuzz.minutes=$(FUZZ_MINUTES) -Dfuzz.from=$(FUZZ_FROM) -Dfuzz.count=$(FUZZ_COUNT) -Dfuzz.known=$(FUZZ_KNOWN)
 
 ## build: compile and install the modules into the local Maven repository, no tests; also writes the MCP
 ##        server's runnable jar, examples/mcp-server/target/prologtool-mcp-server.jar
