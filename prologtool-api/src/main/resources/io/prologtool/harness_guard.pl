@@ -194,6 +194,18 @@ sandbox:safe_meta(prologtool_guard:Goal, Called) :-
     !,
     safe_builtin(Builtin, Called).
 
+%   Built-ins whose guard confines them to the session (see GLOBAL STATE
+%   below): its own global variables, its own operators. library(sandbox)
+%   refuses them (they would change the whole Prolog), and its analysis
+%   of the guard's body then named a harness predicate as missing.
+session_confined(nb_setval(_, _)).
+session_confined(b_setval(_, _)).
+session_confined(nb_getval(_, _)).
+session_confined(b_getval(_, _)).
+session_confined(nb_current(_, _)).
+session_confined(nb_delete(_)).
+session_confined(op(_, _, _)).
+
 %   Refused by the sandbox check itself, named as the built-in: halt/0,1
 %   and abort/0 (see above), and setenv/2 and unsetenv/1, whose guards
 %   call the harness (the check would otherwise name that call).
@@ -206,6 +218,9 @@ refused_goal(unsetenv(_)).
 safe_builtin(format(Format), Called) :-
     !,                                  % as library(sandbox) checks format/2
     safe_builtin(format(Format, []), Called).
+safe_builtin(Builtin, []) :-
+    session_confined(Builtin),
+    !.
 safe_builtin(Builtin, Called) :-
     (   catch(sandbox:safe_meta(system:Builtin, Called0), _, fail)
     ->  Called = Called0
@@ -642,9 +657,12 @@ check_text_depth(Text) :-
 text_nesting_exceeds(Text, Offset) :-
     atomic(Text),
     term_depth_limit(Limit),
-    split_string(Text, "([{", "", Parts),
-    length(Parts, N),
-    N > Limit + 1,                      % N - 1 opening brackets
+    (   catch(split_string(Text, "([{", "", Parts),   % refuses a lone surrogate
+              error(representation_error(_), _), fail)
+    ->  length(Parts, N),
+        N > Limit + 1                   % N - 1 opening brackets
+    ;   true
+    ),
     string_codes(Text, Codes),
     nesting_exceeds(Codes, 0, Limit, 0, Offset).
 

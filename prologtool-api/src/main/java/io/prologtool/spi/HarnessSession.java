@@ -52,12 +52,16 @@ public final class HarnessSession implements PrologSession {
     /**
      * {@code grace} as a backend's {@code timeoutGrace} setting takes it.
      *
-     * @throws IllegalArgumentException when it is negative
+     * @throws IllegalArgumentException when it is negative or more than {@link GoalRequest#MAX_TIME_LIMIT}
      */
     public static Duration checkGrace(Duration grace) {
         Objects.requireNonNull(grace, "grace");
         if (grace.isNegative()) {
             throw new IllegalArgumentException("grace must not be negative: " + grace);
+        }
+        if (grace.compareTo(GoalRequest.MAX_TIME_LIMIT) > 0) {
+            throw new IllegalArgumentException("grace must be at most " + GoalRequest.MAX_TIME_LIMIT.toDays()
+                    + " days (GoalRequest.MAX_TIME_LIMIT), was " + grace);
         }
         return grace;
     }
