@@ -1,11 +1,34 @@
 package io.prologtool.process;
 
+import io.prologtool.GoalResult;
+import io.prologtool.Outcome;
 import io.prologtool.PrologBackend;
+import io.prologtool.PrologSession;
 import io.prologtool.conformance.RepliesConformanceTest;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ProcessRepliesConformanceTest extends RepliesConformanceTest {
     @Override
     protected PrologBackend createBackend() {
         return ProcessBackend.builder().build();
+    }
+
+    /** The harness knows the backend's maxReplyBytes: a longer reply is reply_too_large, the child kept. */
+    @Test
+    void aReplyOverMaxReplyBytesIsReplyTooLargeAndTheChildIsKept() {
+        try (PrologBackend small = ProcessBackend.builder().maxReplyBytes(64 << 10).build();
+             PrologSession s = withFact(small.open())) {
+            GoalResult r = s.goal("length(L, 100000), maplist(=(0'a), L), atom_codes(A, L)").run();
+            assertThat(r.outcome()).as(r.error().toString()).isEqualTo(Outcome.ERROR);
+            assertThat(r.error().orElseThrow().kind()).isEqualTo("reply_too_large");
+            assertThat(r.error().orElseThrow().message()).contains("65,536");
+            GoalResult out = s.goal("forall(between(1, 20000, _), write(abcde))").run();
+            assertThat(out.error().map(e -> e.kind())).as(out.error().toString()).contains("reply_too_large");
+            assertFactKept(s);
+            GoalResult fits = s.goal("length(_L, 10000), maplist(=(0'a), _L), atom_codes(A, _L)").run();
+            assertThat(fits.outcome()).isEqualTo(Outcome.SUCCESS);
+        }
     }
 }
