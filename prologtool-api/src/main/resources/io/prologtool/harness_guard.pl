@@ -192,10 +192,18 @@ sandbox:safe_meta(prologtool_guard:Goal, Called) :-
         guarded(Builtin)
     ),
     !,
-    safe_builtin(Builtin, Called).
+    (   safe_builtin(Builtin, Called)
+    ->  true
+    ;   catch(clause(prologtool_guard:Builtin, prologtool_harness:refuse(_, _)), _, fail)
+    ->  Called = []                     % its guard refuses it, saying why
+    ;   % refused as the built-in: left to library(sandbox), the refusal
+        % named a harness predicate that the guard's body calls
+        throw(error(permission_error(call, sandboxed, Builtin),
+                    sandbox(prologtool_guard:Goal, [])))
+    ).
 
 %   Built-ins whose guard confines them to the session (see GLOBAL STATE
-%   below): its own global variables, its own operators. library(sandbox)
+%   below): its own global variables, flags, records and operators. library(sandbox)
 %   refuses them (they would change the whole Prolog), and its analysis
 %   of the guard's body then named a harness predicate as missing.
 session_confined(nb_setval(_, _)).
@@ -205,6 +213,13 @@ session_confined(b_getval(_, _)).
 session_confined(nb_current(_, _)).
 session_confined(nb_delete(_)).
 session_confined(op(_, _, _)).
+session_confined(flag(_, _, _)).
+session_confined(recorda(_, _)).
+session_confined(recorda(_, _, _)).
+session_confined(recordz(_, _)).
+session_confined(recordz(_, _, _)).
+session_confined(recorded(_, _)).
+session_confined(recorded(_, _, _)).
 
 %   Refused by the sandbox check itself, named as the built-in: halt/0,1
 %   and abort/0 (see above), and setenv/2 and unsetenv/1, whose guards
