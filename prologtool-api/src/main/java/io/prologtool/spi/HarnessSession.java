@@ -201,6 +201,12 @@ public final class HarnessSession implements PrologSession {
                 }
                 return new ConsultResult(out, "", false);
             }
+            if (!reply.path("ok").asBoolean(false) && "reply_too_large".equals(reply.path("error").path("kind").asText())) {
+                // loaded, but its diagnostics and output do not fit in a reply: the text stays in the session
+                journal.add(req);
+                PrologError e = error(reply.path("error"));
+                return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, e.kind(), e.message(), 0, 0)), "", false);
+            }
             requireOk(reply, "consult");
             journal.add(req);
             return new ConsultResult(diagnostics(reply.path("messages")), reply.path("output").asText(""),

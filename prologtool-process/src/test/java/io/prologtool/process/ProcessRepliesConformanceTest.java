@@ -1,9 +1,11 @@
 package io.prologtool.process;
 
+import io.prologtool.ConsultResult;
 import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologBackend;
 import io.prologtool.PrologSession;
+import io.prologtool.SessionOptions;
 import io.prologtool.conformance.RepliesConformanceTest;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +31,19 @@ class ProcessRepliesConformanceTest extends RepliesConformanceTest {
             assertFactKept(s);
             GoalResult fits = s.goal("length(_L, 10000), maplist(=(0'a), _L), atom_codes(A, _L)").run();
             assertThat(fits.outcome()).isEqualTo(Outcome.SUCCESS);
+        }
+    }
+
+    /** A consult whose reply would be too long (its output) is loaded all the same and says so. */
+    @Test
+    void aConsultWhoseReplyIsTooLargeIsLoadedAndSaysSo() {
+        try (PrologBackend small = ProcessBackend.builder().maxReplyBytes(64 << 10).build();
+             PrologSession s = small.open(SessionOptions.builder().maxOutputChars(1 << 20).build())) {
+            ConsultResult c = s.consult("p(1).\n:- forall(between(1, 20000, _), write(abcde)).\np(2).\n");
+            assertThat(c.errors()).extracting(d -> d.kind()).containsExactly("reply_too_large");
+            GoalResult r = s.goal("findall(X, p(X), L)").run();
+            assertThat(r.answers().get(0).get("L").toString()).isEqualTo("[1,2]");
+            assertThat(s.crashCount()).isZero();
         }
     }
 }
