@@ -569,6 +569,7 @@ public final class HarnessSession implements PrologSession {
      * the last call is restored first. The request's {@code op} and {@code session} are set here.
      *
      * @param timeout how long to wait for the reply; past it the Prolog is stopped
+     * @return the reply: {@code ok: true}, or {@code ok: false} with an error of kind {@code reply_too_large}
      * @throws HarnessTimeoutException when no reply came in time (the Prolog was stopped)
      * @throws HarnessCrashedException when the Prolog died during the call
      * @throws SessionClosedException  when this session is closed
@@ -581,7 +582,9 @@ public final class HarnessSession implements PrologSession {
             req.put("op", "execute");
             req.put("session", id);
             JsonNode reply = call(req, timeout);
-            requireOk(reply, "execute");
+            if (!"reply_too_large".equals(reply.path("error").path("kind").asText())) {
+                requireOk(reply, "execute");
+            }
             return reply;
         });
     }

@@ -1,12 +1,17 @@
 package io.prologtool.process;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.prologtool.ConsultResult;
+import io.prologtool.ExecutionResult;
 import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologBackend;
+import io.prologtool.PrologExecutor;
 import io.prologtool.PrologSession;
 import io.prologtool.SessionOptions;
 import io.prologtool.conformance.RepliesConformanceTest;
+import io.prologtool.json.TermJson;
+import io.prologtool.tools.PrologTools;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,6 +49,22 @@ class ProcessRepliesConformanceTest extends RepliesConformanceTest {
             GoalResult r = s.goal("findall(X, p(X), L)").run();
             assertThat(r.answers().get(0).get("L").toString()).isEqualTo("[1,2]");
             assertThat(s.crashCount()).isZero();
+        }
+    }
+
+    /** A stateless execution whose result is too large says reply_too_large, through the API and execute_prolog. */
+    @Test
+    void anExecutionWhoseReplyIsTooLargeSaysSo() throws Exception {
+        try (PrologBackend small = ProcessBackend.builder().maxReplyBytes(64 << 10).build();
+             PrologExecutor executor = PrologExecutor.over(small);
+             PrologTools tools = PrologTools.over(small)) {
+            ExecutionResult r = executor.execute("p.", "length(L, 100000), maplist(=(0'a), L), atom_codes(A, L)").run();
+            assertThat(r.success()).isFalse();
+            assertThat(r.metadata().get("error_category")).isEqualTo("reply_too_large");
+            JsonNode x = TermJson.mapper().readTree(tools.call("execute_prolog", TermJson.mapper().writeValueAsString(
+                    java.util.Map.of("prolog_code", "p.", "query", "length(L, 100000), maplist(=(0'a), L), atom_codes(A, L)"))));
+            assertThat(x.toString()).contains("reply_too_large").doesNotContain("internal_error");
+            assertThat(executor.execute("p.", "p").run().success()).isTrue();
         }
     }
 }
