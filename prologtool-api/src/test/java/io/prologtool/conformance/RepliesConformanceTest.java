@@ -70,6 +70,10 @@ public abstract class RepliesConformanceTest extends BackendFixture {
         assertThat(r.outcome()).as(r.toString()).isEqualTo(Outcome.SUCCESS);
         assertThat(r.answers().get(0).get("A")).isEqualTo(Term.atom(LONE));
         assertThat(r.answers().get(0).get("S")).isEqualTo(Term.string("\uDC00"));
+        // wide text with no lone surrogate is as it was: a character above U+FFFF is one code point
+        GoalResult wide = session.goal("atom_codes(C, [0x4e2d, 0x1F600]), atom_length(C, N)").run();
+        assertThat(wide.answers().get(0).get("C")).isEqualTo(Term.atom("\u4e2d\uD83D\uDE00"));
+        assertThat(wide.answers().get(0).get("N")).isEqualTo(Term.integer(2));
         // and the same text given by Java reaches Prolog as those code points
         GoalResult back = session.goal("X = '" + LONE + "', atom_codes(X, Cs)").run();
         assertThat(back.outcome()).as(back.toString()).isEqualTo(Outcome.SUCCESS);
