@@ -1769,36 +1769,42 @@ shallow_error(E, S) :-
 %   copy sharing its variables). The walk never goes beyond its budget, so
 %   a deep or cyclic term costs no more than a small one.
 cut_term(T, Cut) :-
-    Budget = budget(4000),
-    cut_term(T, 50, Budget, Cut).
+    cut_term(T, 50, 4000, _, Cut).
 
-cut_term(T, _, _, Cut) :-
+%   cut_term(+Term, +Depth, +Budget0, -Budget, -Cut): the budget is
+%   threaded through the walk (what is left of it after Term).
+cut_term(T, _, N0, N, Cut) :-
     var(T),
     !,
+    N = N0,
     Cut = T.
-cut_term(T, D, B, Cut) :-
-    arg(1, B, N),
-    (   N =< 0
-    ->  Cut = '...'
-    ;   ( atom(T) ; string(T) )
-    ->  cut_text(T, N, B, Cut)
+cut_term(T, D, N0, N, Cut) :-
+    (   N0 =< 0
+    ->  N = N0,
+        Cut = '...'
+    ;   atom(T)
+    ->  atom_length(T, L),
+        cut_text(T, L, N0, N, Cut)
+    ;   string(T)
+    ->  string_length(T, L),
+        cut_text(T, L, N0, N, Cut)
     ;   integer(T), T \== 0, msb(abs(T)) > 8192
     ->  Bits is msb(abs(T)) + 1,
         format(atom(Cut), '...(an integer of ~D bits)', [Bits]),
-        spend(B, 64)
+        N is N0 - 64
     ;   \+ compound(T)
-    ->  Cut = T,
-        spend(B, 1)
+    ->  N is N0 - 1,
+        Cut = T
     ;   D =< 0
-    ->  Cut = '...',
-        spend(B, 1)
+    ->  N is N0 - 1,
+        Cut = '...'
     ;   D1 is D - 1,
-        spend(B, 1),
+        N1 is N0 - 1,
         (   compound_name_arity(T, '[|]', 2)
-        ->  cut_list(T, 256, D1, B, Cut)
+        ->  cut_list(T, 256, D1, N1, N, Cut)
         ;   compound_name_arity(T, Name, Arity),
             Keep is min(Arity, 256),
-            cut_args(1, Keep, T, D1, B, Args0),
+            cut_args(1, Keep, T, D1, N1, N, Args0),
             (   Arity > Keep
             ->  append(Args0, ['...'], Args)
             ;   Args = Args0
@@ -1807,12 +1813,11 @@ cut_term(T, D, B, Cut) :-
         )
     ).
 
-cut_text(T, N, B, Cut) :-
-    (   atom(T) -> atom_length(T, L) ; string_length(T, L) ),
-    Max is max(32, min(1000, N)),
+cut_text(T, L, N0, N, Cut) :-
+    Max is max(32, min(1000, N0)),
     (   L =< Max
     ->  Cut = T,
-        spend(B, L)
+        N is N0 - L
     ;   format(string(Mark), "...(~D characters)", [L]),
         (   atom(T)
         ->  sub_atom(T, 0, Max, _, Part),
@@ -1820,39 +1825,36 @@ cut_text(T, N, B, Cut) :-
         ;   sub_string(T, 0, Max, _, Part),
             string_concat(Part, Mark, Cut)
         ),
-        spend(B, Max)
+        N is N0 - Max
     ).
 
-cut_list(L, K, D, B, Cut) :-
+cut_list(L, K, D, N0, N, Cut) :-
     (   compound(L),
         compound_name_arity(L, '[|]', 2)
-    ->  (   ( K =< 0 ; arg(1, B, N), N =< 0 )
-        ->  Cut = '...'
+    ->  (   ( K =< 0 ; N0 =< 0 )
+        ->  N = N0,
+            Cut = '...'
         ;   arg(1, L, H),
             arg(2, L, T),
-            cut_term(H, D, B, CH),
-            spend(B, 1),
+            cut_term(H, D, N0, N1, CH),
+            N2 is N1 - 1,
             K1 is K - 1,
-            cut_list(T, K1, D, B, CT),
+            cut_list(T, K1, D, N2, N, CT),
             Cut = [CH|CT]
         )
-    ;   cut_term(L, D, B, Cut)
+    ;   cut_term(L, D, N0, N, Cut)
     ).
 
-cut_args(I, Keep, T, D, B, Args) :-
+cut_args(I, Keep, T, D, N0, N, Args) :-
     (   I > Keep
-    ->  Args = []
+    ->  N = N0,
+        Args = []
     ;   arg(I, T, A),
-        cut_term(A, D, B, CA),
+        cut_term(A, D, N0, N1, CA),
         Args = [CA|Rest],
         I1 is I + 1,
-        cut_args(I1, Keep, T, D, B, Rest)
+        cut_args(I1, Keep, T, D, N1, N, Rest)
     ).
-
-spend(B, Used) :-
-    arg(1, B, N0),
-    N is N0 - Used,
-    nb_setarg(1, B, N).
 
 iso_kind(syntax_error).
 iso_kind(instantiation_error).
