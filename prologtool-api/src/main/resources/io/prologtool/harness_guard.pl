@@ -203,9 +203,10 @@ sandbox:safe_meta(prologtool_guard:Goal, Called) :-
     ).
 
 %   Built-ins whose guard confines them to the session (see GLOBAL STATE
-%   below): its own global variables, flags, records and operators. library(sandbox)
-%   refuses them (they would change the whole Prolog), and its analysis
-%   of the guard's body then named a harness predicate as missing.
+%   below): its own global variables, flags, records and operators.
+%   library(sandbox) refuses them (they would change the whole Prolog),
+%   and its analysis of the guard's body then named a harness predicate
+%   as missing.
 session_confined(nb_setval(_, _)).
 session_confined(b_setval(_, _)).
 session_confined(nb_getval(_, _)).
