@@ -1084,6 +1084,8 @@ message_kind(initialization_failure(_, _), _, directive_failed) :- !.
 message_kind(initialization_error(_, E, _), S, K) :- !,
     message_kind(E, S, K).
 message_kind(error(sandbox_violation(_), _), _, sandbox_violation) :- !.
+% An unknown procedure is no refusal, whoever found it.
+message_kind(error(existence_error(procedure, _), _), _, existence_error) :- !.
 % The sandboxed loader's refusals, whatever error SWI-Prolog raised: a
 % goal it cannot prove safe (an instantiation_error for a load or a goal
 % built at run time, with the sandbox as context), a clause for another
@@ -1286,13 +1288,38 @@ check_side_effects(false, M, Goal) :-
     (   catch(safe_goal(M:Goal), E, true)
     ->  (   var(E)
         ->  true
+        ;   % an unknown predicate is no refusal: it is the existence error
+            % the goal would raise, with the session's similar predicates
+            E = error(existence_error(procedure, Culprit), _),
+            unknown_indicator(Culprit, M, PI)
+        ->  throw(error(existence_error(procedure, PI), _))
         ;   error_message(E, Msg),
             throw(error(sandbox_violation(Goal), context(_, Msg)))
         )
     ;   throw(error(sandbox_violation(Goal), _))
     ).
+
 check_side_effects(Other, _, _) :-
     type_error(boolean, Other).
+
+%   unknown_indicator(+Culprit, +M, -PI): the predicate indicator of the
+%   unknown procedure library(sandbox) names (a head or an indicator, in
+%   module M or another), qualified: error_json/3 then finds the session's
+%   similar predicates even where it is not told the session.
+unknown_indicator(Culprit, M, PI) :-
+    nonvar(Culprit),
+    (   Culprit = Q:Spec, atom(Q)
+    ->  true
+    ;   Q = M,
+        Spec = Culprit
+    ),
+    nonvar(Spec),
+    (   Spec = Name/Arity, atom(Name), integer(Arity)
+    ->  true
+    ;   callable(Spec),
+        functor(Spec, Name, Arity)
+    ),
+    PI = Q:Name/Arity.
 
 %   limited(...): the whole search under all bounds. Answers are stored
 %   as they are found so that those found before a bound hits survive.

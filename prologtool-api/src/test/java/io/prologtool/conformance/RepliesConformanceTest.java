@@ -151,6 +151,19 @@ public abstract class RepliesConformanceTest extends BackendFixture {
         }
     }
 
+    /** An unknown predicate in a sandboxed session is the existence error it is (it was sandbox_violation). */
+    @Test
+    void anUnknownPredicateInASandboxedSessionIsAnExistenceError() {
+        try (PrologSession s = backend.open(SANDBOXED)) {
+            s.consult("fooo(1).\n");
+            GoalResult r = s.goal("foo(X)").run();
+            assertThat(r.error().map(e -> e.kind())).as(r.toString()).contains("existence_error");
+            assertThat(r.error().orElseThrow().candidates()).containsExactly("fooo/1");
+            ConsultResult c = s.consult(":- no_such_directive_pred(1).\n");
+            assertThat(c.errors()).extracting(d -> d.kind()).containsExactly("existence_error");
+        }
+    }
+
     @Test
     void aFormatThatRunsOutOfMemoryIsAResourceError() {
         try (PrologSession s = withFact(backend.open(SessionOptions.builder().maxOutputChars(1024).build()))) {
