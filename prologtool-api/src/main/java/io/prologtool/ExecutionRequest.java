@@ -75,13 +75,10 @@ public final class ExecutionRequest {
         return this;
     }
 
-    /** Wall-clock limit of the whole call: loading, the query and the trace (at least 1 ms; default 10 s). */
+    /** Wall-clock limit of the whole call: loading, the query and the trace (at least 1 ms, at most {@link GoalRequest#MAX_TIME_LIMIT}, 365 days;
+     * default 10 s). */
     public ExecutionRequest timeLimit(Duration limit) {
-        Objects.requireNonNull(limit, "limit");
-        if (limit.toMillis() < 1) {
-            throw new IllegalArgumentException("timeLimit must be at least 1 ms, was " + limit);
-        }
-        this.timeLimit = limit;
+        this.timeLimit = GoalRequest.checkTimeLimit("timeLimit", limit);
         return this;
     }
 

@@ -29,6 +29,13 @@ public final class GoalRequest {
     public static final long DEFAULT_MAX_DEPTH = 1_000_000;
     /** Largest number of answers one call may ask for. */
     public static final int MAX_ANSWERS_LIMIT = 100_000;
+    /**
+     * The longest time limit of any request (goals, queries, traces, executions, consults) and the
+     * longest grace or wait a backend takes: 365 days. The wait for a reply is counted in nanoseconds,
+     * which a {@code long} holds for 292 years; a longer limit is an {@link IllegalArgumentException}
+     * when it is set, never an error when the call runs.
+     */
+    public static final Duration MAX_TIME_LIMIT = Duration.ofDays(365);
 
     private final String goal;
     private final Function<GoalRequest, GoalResult> runner;
@@ -65,14 +72,32 @@ public final class GoalRequest {
         return this;
     }
 
-    /** Wall-clock limit for the whole search (at least 1 ms). */
+    /**
+     * Wall-clock limit for the whole search (at least 1 ms, at most {@link #MAX_TIME_LIMIT}, 365 days).
+     *
+     * @throws IllegalArgumentException when it is out of that range
+     */
     public GoalRequest timeLimit(Duration limit) {
-        Objects.requireNonNull(limit, "limit");
-        if (limit.toMillis() < 1) {
-            throw new IllegalArgumentException("timeLimit must be at least 1 ms, was " + limit);
-        }
-        this.timeLimit = limit;
+        this.timeLimit = checkTimeLimit("timeLimit", limit);
         return this;
+    }
+
+    /**
+     * {@code limit} as a time limit option named {@code option} takes it: at least 1 ms and at most
+     * {@link #MAX_TIME_LIMIT}.
+     *
+     * @throws IllegalArgumentException naming the option when it is out of that range
+     */
+    static Duration checkTimeLimit(String option, Duration limit) {
+        Objects.requireNonNull(limit, option);
+        if (limit.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new IllegalArgumentException(option + " must be at least 1 ms, was " + limit);
+        }
+        if (limit.compareTo(MAX_TIME_LIMIT) > 0) {
+            throw new IllegalArgumentException(option + " must be at most " + MAX_TIME_LIMIT.toDays()
+                    + " days (GoalRequest.MAX_TIME_LIMIT), was " + limit);
+        }
+        return limit;
     }
 
     /** Depth limit of the search, at least 1. */

@@ -11,7 +11,9 @@ import java.util.Optional;
  *                   domain_error, existence_error, permission_error, evaluation_error,
  *                   representation_error, resource_error}), {@code execution_exception} for a thrown
  *                   term that is not an ISO error, or a session kind ({@code timeout, session_closed,
- *                   session_crashed, sandbox_violation, protocol_error})
+ *                   session_crashed, sandbox_violation, protocol_error}, and {@code reply_too_large}: the
+ *                   reply would be longer than a backend reads, 16 MiB or the process backend's
+ *                   {@code maxReplyBytes}; the session and what the call did are kept, ask for less)
  * @param message    the message as Prolog prints it, or a sentence from prologtool
  * @param prologTerm the error term as quoted Prolog text, empty when the error did not come from
  *                   Prolog

@@ -185,6 +185,11 @@ public final class PrologExecutor implements AutoCloseable {
         } finally {
             release(s);
         }
+        if (!reply.path("ok").asBoolean(false)) { // reply_too_large, the one refusal execute() returns
+            return ExecutionReplies.failure(call, reply.path("error").path("message").asText("the reply is too large"),
+                    "reply_too_large", "The results or the output are larger than a reply may be: ask for fewer "
+                            + "results (max_results), bind less, or print less.", Map.of());
+        }
         return ExecutionReplies.result(reply, call);
     }
 

@@ -251,13 +251,9 @@ public final class SessionOptions {
             return this;
         }
 
-        /** Time limit for one consult; positive. */
+        /** Time limit for one consult: at least 1 ms, at most {@link GoalRequest#MAX_TIME_LIMIT} (365 days). */
         public Builder consultTimeLimit(Duration limit) {
-            Objects.requireNonNull(limit, "limit");
-            if (limit.isZero() || limit.isNegative()) {
-                throw new IllegalArgumentException("consultTimeLimit must be positive, was " + limit);
-            }
-            this.consultTimeLimit = limit;
+            this.consultTimeLimit = GoalRequest.checkTimeLimit("consultTimeLimit", limit);
             return this;
         }
 

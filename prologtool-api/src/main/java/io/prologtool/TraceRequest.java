@@ -55,13 +55,9 @@ public final class TraceRequest {
         return this;
     }
 
-    /** Wall-clock limit (at least 1 ms). */
+    /** Wall-clock limit (at least 1 ms, at most {@link GoalRequest#MAX_TIME_LIMIT}, 365 days). */
     public TraceRequest timeLimit(Duration limit) {
-        Objects.requireNonNull(limit, "limit");
-        if (limit.toMillis() < 1) {
-            throw new IllegalArgumentException("timeLimit must be at least 1 ms, was " + limit);
-        }
-        this.timeLimit = limit;
+        this.timeLimit = GoalRequest.checkTimeLimit("timeLimit", limit);
         return this;
     }
 

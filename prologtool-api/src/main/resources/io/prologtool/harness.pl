@@ -232,12 +232,49 @@ handle_request_(Text, ReplyText) :-
         ;   true
         ),
         catch(dispatch(Req, Pairs), Error, error_pairs(Error, Pairs)),
-        catch(reply_text([id=Id|Pairs], ReplyText), WriteError,
+        catch(reply_text([id=Id|Pairs], ReplyText0), WriteError,
               ( error_pairs(WriteError, EPairs),
-                reply_text([id=Id|EPairs], ReplyText) ))
+                reply_text([id=Id|EPairs], ReplyText0) )),
+        option_value(Req, max_reply, 16777216, MaxReply),
+        bounded_reply(Id, ReplyText0, MaxReply, ReplyText)
     ;   error_pairs(error(protocol_error(bad_json), _), EPairs),
         reply_text([id= @(null)|EPairs], ReplyText)
     ).
+
+%   bounded_reply(+Id, +Text, +MaxBytes, -Reply): Text, or when it takes
+%   more than MaxBytes bytes of UTF-8 an error reply of kind
+%   reply_too_large in its place. The backend reads no longer reply (the
+%   process backend's maxReplyBytes, which it sends as max_reply when it
+%   is not the default 16 MiB, ProcessBackend.DEFAULT_MAX_REPLY_BYTES;
+%   the in-process backend takes the default): refused here, the reply
+%   costs neither the child nor the session anything, and what the
+%   request did (asserted facts, a consult) stays done. A character takes
+%   at most 4 bytes, so most replies are not even measured.
+bounded_reply(Id, Text, Max, Reply) :-
+    string_length(Text, Len),
+    (   Len * 4 =< Max
+    ->  Bytes = Len
+    ;   utf8_bytes(Text, Bytes)
+    ),
+    (   Bytes =< Max
+    ->  Reply = Text
+    ;   format(string(Msg), "The reply would take ~D bytes, more than the ~D bytes a reply \c
+                             may take (the process backend's maxReplyBytes): ask for fewer \c
+                             or smaller answers (maxAnswers, a goal that binds less), or \c
+                             less output. What the request did is kept.",
+               [Bytes, Max]),
+        reply_text([id=Id, ok= @(false),
+                    error=json([kind=reply_too_large, message=Msg, prolog_term= @(null)])],
+                   Reply)
+    ).
+
+utf8_bytes(Text, Bytes) :-
+    setup_call_cleanup(
+        open_null_stream(Null),
+        ( set_stream(Null, encoding(utf8)),
+          write(Null, Text),
+          byte_count(Null, Bytes) ),
+        close(Null)).
 
 %   end_of_request: what a request leaves on its thread goes back to its
 %   session (global variables) or away (the claim on the session, which
@@ -335,7 +372,41 @@ json_value_term(Object, Dict) :-
 
 reply_text(Pairs, Text) :-
     object_pieces(Pairs, Pieces, []),
-    atomics_to_string(Pieces, Text).
+    atomics_to_string(Pieces, Text0),
+    surrogates_escaped(Text0, Text).
+
+%   surrogates_escaped(+Text0, -Text): Text0 with every code point of the
+%   surrogate range (U+D800..U+DFFF, which an atom or string of session
+%   code may hold alone) written as a JSON escape, \uD800: no UTF-8 can
+%   carry such a code point as it is (the JVM's decoder makes it U+FFFD,
+%   SWI-Prolog's memory streams and JPL's conversion refuse it), and the
+%   escape decodes to the same Java char. In a reply such a code point is
+%   always inside a JSON string (every other piece is ASCII), where an
+%   escape stands for it. Only a wide string can hold one: a string of
+%   Latin-1 text takes a byte a character, a wide one four, and
+%   term_size/2 tells the two apart in 0.15 us, so most replies are never
+%   scanned (a wide one is, in C: 10 us for 350 characters). A reply is
+%   never shorter than 2 characters, where the two sizes could be equal.
+surrogates_escaped(Text0, Text) :-
+    (   term_size(Text0, Cells),
+        string_length(Text0, Len),
+        Cells =< (Len + 9) // 8 + 2     % 2 cells of header, a flag byte and a NUL
+    ->  Text = Text0
+    ;   catch(with_output_to(string(_), write(Text0)),
+              error(representation_error(_), _), fail)
+    ->  Text = Text0                    % wide, but no surrogate
+    ;   string_codes(Text0, Codes0),
+        escape_surrogate_codes(Codes0, Codes),
+        string_codes(Text, Codes)
+    ).
+
+escape_surrogate_codes([], []).
+escape_surrogate_codes([C|Cs], Out) :-
+    (   C >= 0xD800, C =< 0xDFFF
+    ->  format(codes(Out, Rest), '\\u~16r', [C])
+    ;   Out = [C|Rest]
+    ),
+    escape_surrogate_codes(Cs, Rest).
 
 object_pieces([]) -->
     !,
@@ -417,14 +488,39 @@ text_pieces(Text) -->
     ['""'].
 text_pieces(Text) -->
     (   { json_unescaped(Unescaped, Nul),
-          split_string(Text, Unescaped, "", [_]),
+          % raises on a lone surrogate, which the escaping below handles
+          catch(split_string(Text, Unescaped, "", [_]), error(representation_error(_), _), fail),
           \+ sub_string(Text, _, _, _, Nul) }
     ->  ['"', Text, '"']
-    ;   { with_output_to(string(Escaped),
-                         ( current_output(Out),
-                           json:json_write_string(Out, Text) )) },
+    ;   { catch(with_output_to(string(Escaped),
+                               ( current_output(Out),
+                                 json:json_write_string(Out, Text) )),
+                error(representation_error(_), _),
+                fail) }
+    ->  [Escaped]
+    ;   % a lone surrogate, which no memory stream takes: escaped by hand
+        { string_codes(Text, Codes),
+          phrase(json_string_codes(Codes), Quoted),
+          string_codes(Escaped, Quoted) },
         [Escaped]
     ).
+
+json_string_codes(Codes) -->
+    "\"",
+    json_codes(Codes),
+    "\"".
+
+json_codes([]) -->
+    [].
+json_codes([C|Cs]) -->
+    (   { C == 0'" ; C == 0'\\ }
+    ->  [0'\\, C]
+    ;   { C < 0x20 ; C >= 0xD800, C =< 0xDFFF }
+    ->  { format(codes(Escape), '\\u~|~`0t~16r~4+', [C]) },
+        Escape
+    ;   [C]
+    ),
+    json_codes(Cs).
 
 %   json_unescaped(-Chars, -Nul): the characters a JSON string cannot hold
 %   as they are: the quote, the backslash and the control characters, the
@@ -930,7 +1026,8 @@ diagnostic(Term, Kind, Lines) :-
     ;   Term = initialization_error(_, E, _)
     ->  error_message(E, EMsg),
         string_concat("Initialization goal raised exception: ", EMsg, Msg0)
-    ;   message_lines_text(Lines, Msg0)
+    ;   message_lines_text(Lines, Msg1),
+        bounded_message_text(Term, Msg1, Msg0)
     ),
     message_location(Term, Line, Column),
     nb_getval('$pt_loading', M),
@@ -942,6 +1039,23 @@ diagnostic(Term, Kind, Lines) :-
     ->  true                    % the directive raised; its error is reported
     ;   diagnostic_extra(Term, Extra),
         add_diagnostic(Severity, DKind, Msg, Line, Column, Extra)
+    ).
+
+%   bounded_message_text(+Term, +Text0, -Text): the text of a message
+%   printed while loading, made again from the message cut to a bounded
+%   size (cut_term/2) when it is long: a directive that raised an error
+%   holding a huge culprit would otherwise put all of it in the reply.
+bounded_message_text(Term, Text0, Text) :-
+    (   string_length(Text0, Len),
+        Len =< 16384
+    ->  Text = Text0
+    ;   cut_term(Term, Cut),
+        message_text(Cut, Text1),
+        string_length(Text1, Len1),
+        Len1 =< 16384
+    ->  Text = Text1
+    ;   sub_string(Text0, 0, 16384, _, Part),
+        string_concat(Part, "...", Text)
     ).
 
 add_diagnostic(Severity, Kind, Msg, Line, Column) :-
@@ -971,6 +1085,8 @@ message_kind(initialization_failure(_, _), _, directive_failed) :- !.
 message_kind(initialization_error(_, E, _), S, K) :- !,
     message_kind(E, S, K).
 message_kind(error(sandbox_violation(_), _), _, sandbox_violation) :- !.
+% An unknown procedure is no refusal, whoever found it.
+message_kind(error(existence_error(procedure, _), _), _, existence_error) :- !.
 % The sandboxed loader's refusals, whatever error SWI-Prolog raised: a
 % goal it cannot prove safe (an instantiation_error for a load or a goal
 % built at run time, with the sandbox as context), a clause for another
@@ -1173,13 +1289,38 @@ check_side_effects(false, M, Goal) :-
     (   catch(safe_goal(M:Goal), E, true)
     ->  (   var(E)
         ->  true
+        ;   % an unknown predicate is no refusal: it is the existence error
+            % the goal would raise, with the session's similar predicates
+            E = error(existence_error(procedure, Culprit), _),
+            unknown_indicator(Culprit, M, PI)
+        ->  throw(error(existence_error(procedure, PI), _))
         ;   error_message(E, Msg),
             throw(error(sandbox_violation(Goal), context(_, Msg)))
         )
     ;   throw(error(sandbox_violation(Goal), _))
     ).
+
 check_side_effects(Other, _, _) :-
     type_error(boolean, Other).
+
+%   unknown_indicator(+Culprit, +M, -PI): the predicate indicator of the
+%   unknown procedure library(sandbox) names (a head or an indicator, in
+%   module M or another), qualified: error_json/3 then finds the session's
+%   similar predicates even where it is not told the session.
+unknown_indicator(Culprit, M, PI) :-
+    nonvar(Culprit),
+    (   Culprit = Q:Spec, atom(Q)
+    ->  true
+    ;   Q = M,
+        Spec = Culprit
+    ),
+    nonvar(Spec),
+    (   Spec = Name/Arity, atom(Name), integer(Arity)
+    ->  true
+    ;   callable(Spec),
+        functor(Spec, Name, Arity)
+    ),
+    PI = Q:Name/Arity.
 
 %   limited(...): the whole search under all bounds. Answers are stored
 %   as they are found so that those found before a bound hits survive.
@@ -1302,6 +1443,12 @@ parse_goal(M, Text, Goal, Bindings) :-
     ;   true
     ),
     Goal = Goal0,
+    (   var(Goal),
+        sandboxed_session(M)
+    ->  throw(error(sandbox_violation(Goal),
+                    context(_, 'a sandboxed session does not run a goal that is a bare variable')))
+    ;   true
+    ),
     must_be(callable, Goal),
     check_goal_safety(M, Goal),
     include([Name=_]>>(\+ sub_atom(Name, 0, _, _, '_')), VarNames, Visible),
@@ -1345,13 +1492,16 @@ read_goal_text(M, First, Second, AsIs, Goal, VarNames) :-
 %   at a fifth of the cost. Fails on anything else, and on a syntax error,
 %   whose message read_goal_text/6 then gives as it always does.
 single_term_text(M, Text, Goal, VarNames) :-
-    split_string(Text, ".", "", [_]),
+    % split_string/4 raises on a lone surrogate, which the reader takes
+    catch(split_string(Text, ".", "", [_]), error(representation_error(_), _),
+          \+ sub_string(Text, _, _, _, ".")),
     catch(read_term_from_atom(Text, Goal, [variable_names(VarNames), module(M),
                                            syntax_errors(error)]),
           error(syntax_error(_), _), fail).
 
 ends_with_full_stop(Text) :-
-    split_string(Text, "", " \t\r\n", [Trimmed]),
+    catch(split_string(Text, "", " \t\r\n", [Trimmed]), error(representation_error(_), _),
+          Trimmed = Text),
     sub_string(Trimmed, _, 1, 0, ".").
 
 read_one(M, Text, Term, VarNames) :-
@@ -1642,29 +1792,112 @@ error_json(E0, M, Pairs) :-
     ),
     append([kind=Kind, message=Msg, prolog_term=TermText], Extra, Pairs).
 
-%   shallow_error(+Error, -Shallow): Error, with whatever is nested deeper
-%   than 50 levels cut off ('...'), so that writing its message cannot
-%   recurse deep in C.
-shallow_error(E, E) :-
-    catch(check_depth(E), _, fail),
-    !.
+%   shallow_error(+Error, -Cut): Error cut to a bounded size (cut_term/2)
+%   before anything writes it: the culprit and context of an error are
+%   session data of any size and shape (a 9 MB string, a list of a
+%   million elements, a deep or cyclic term), and both its message and
+%   its prolog_term text go into the reply.
 shallow_error(E, S) :-
-    cut_deep(E, 50, S).
+    cut_term(E, S).
 
-cut_deep(T, D, S) :-
-    (   compound(T)
-    ->  (   D =< 0
-        ->  S = '...'
-        ;   D1 is D - 1,
-            compound_name_arguments(T, Name, Args),
-            maplist(cut_deep_arg(D1), Args, SArgs),
-            compound_name_arguments(S, Name, SArgs)
+%!  cut_term(+Term, -Cut) is det.
+%
+%   Term cut to at most 50 levels, 256 arguments or list elements a
+%   level, 1,000 characters a text, and about 4,000 nodes and characters
+%   in all (an error's message and its prolog_term then take some 10 KB
+%   at most); what is cut is marked: '...' for a subterm, for the rest of a
+%   list ([a,b|...]) or of the arguments (f(a,b,...)), "...(N characters)"
+%   at the end of a cut text, '...(an integer of N bits)' for a huge
+%   integer. A term within those bounds comes back as it is (an equal
+%   copy sharing its variables). The walk never goes beyond its budget, so
+%   a deep or cyclic term costs no more than a small one.
+cut_term(T, Cut) :-
+    cut_term(T, 50, 4000, _, Cut).
+
+%   cut_term(+Term, +Depth, +Budget0, -Budget, -Cut): the budget is
+%   threaded through the walk (what is left of it after Term).
+cut_term(T, _, N0, N, Cut) :-
+    var(T),
+    !,
+    N = N0,
+    Cut = T.
+cut_term(T, D, N0, N, Cut) :-
+    (   N0 =< 0
+    ->  N = N0,
+        Cut = '...'
+    ;   atom(T)
+    ->  atom_length(T, L),
+        cut_text(T, L, N0, N, Cut)
+    ;   string(T)
+    ->  string_length(T, L),
+        cut_text(T, L, N0, N, Cut)
+    ;   integer(T), T \== 0, msb(abs(T)) > 8192
+    ->  Bits is msb(abs(T)) + 1,
+        format(atom(Cut), '...(an integer of ~D bits)', [Bits]),
+        N is N0 - 64
+    ;   \+ compound(T)
+    ->  N is N0 - 1,
+        Cut = T
+    ;   D =< 0
+    ->  N is N0 - 1,
+        Cut = '...'
+    ;   D1 is D - 1,
+        N1 is N0 - 1,
+        (   compound_name_arity(T, '[|]', 2)
+        ->  cut_list(T, 256, D1, N1, N, Cut)
+        ;   compound_name_arity(T, Name, Arity),
+            Keep is min(Arity, 256),
+            cut_args(1, Keep, T, D1, N1, N, Args0),
+            (   Arity > Keep
+            ->  append(Args0, ['...'], Args)
+            ;   Args = Args0
+            ),
+            compound_name_arguments(Cut, Name, Args)
         )
-    ;   S = T
     ).
 
-cut_deep_arg(D, A, S) :-
-    cut_deep(A, D, S).
+cut_text(T, L, N0, N, Cut) :-
+    Max is max(32, min(1000, N0)),
+    (   L =< Max
+    ->  Cut = T,
+        N is N0 - L
+    ;   format(string(Mark), "...(~D characters)", [L]),
+        (   atom(T)
+        ->  sub_atom(T, 0, Max, _, Part),
+            atom_concat(Part, Mark, Cut)
+        ;   sub_string(T, 0, Max, _, Part),
+            string_concat(Part, Mark, Cut)
+        ),
+        N is N0 - Max
+    ).
+
+cut_list(L, K, D, N0, N, Cut) :-
+    (   compound(L),
+        compound_name_arity(L, '[|]', 2)
+    ->  (   ( K =< 0 ; N0 =< 0 )
+        ->  N = N0,
+            Cut = '...'
+        ;   arg(1, L, H),
+            arg(2, L, T),
+            cut_term(H, D, N0, N1, CH),
+            N2 is N1 - 1,
+            K1 is K - 1,
+            cut_list(T, K1, D, N2, N, CT),
+            Cut = [CH|CT]
+        )
+    ;   cut_term(L, D, N0, N, Cut)
+    ).
+
+cut_args(I, Keep, T, D, N0, N, Args) :-
+    (   I > Keep
+    ->  N = N0,
+        Args = []
+    ;   arg(I, T, A),
+        cut_term(A, D, N0, N1, CA),
+        Args = [CA|Rest],
+        I1 is I + 1,
+        cut_args(I1, Keep, T, D, N1, N, Rest)
+    ).
 
 iso_kind(syntax_error).
 iso_kind(instantiation_error).
@@ -1696,8 +1929,29 @@ error_kind(E, Kind) :-
     ->  Kind = sandbox_violation
     ;   Kind = Name
     ).
+error_kind(E, resource_error) :-
+    memory_exhausted(E),
+    !.
 error_kind(time_limit_exceeded, timeout) :- !.
 error_kind(_, execution_exception).
+
+%   memory_exhausted(+Error): SWI-Prolog's own errors for text that a
+%   built-in could not make for want of memory, which are no ISO errors:
+%   a memory stream (format/3 into an atom or a string, with_output_to/2)
+%   that could not grow, and format/2,3's column count (~*c) beyond what
+%   it can allocate (SWI-Prolog 9.0.4 says "no or negative integer" for
+%   any count past 2^31-1).
+memory_exhausted(E) :-
+    nonvar(E),
+    E = error(Formal, Context),
+    nonvar(Formal),
+    (   Formal = io_error(_, _)
+    ->  nonvar(Context),
+        Context = context(_, Msg),
+        Msg == 'Cannot allocate memory'
+    ;   Formal = format(Msg)
+    ->  Msg == 'no or negative integer for `*\' argument'
+    ).
 
 error_message(error(sandbox_violation(_), context(_, Msg)), Text) :-
     nonvar(Msg),

@@ -199,7 +199,35 @@ sandbox:safe_meta(prologtool_guard:Goal, Called) :-
         guarded(Builtin)
     ),
     !,
-    safe_builtin(Builtin, Called).
+    (   safe_builtin(Builtin, Called)
+    ->  true
+    ;   catch(clause(prologtool_guard:Builtin, prologtool_harness:refuse(_, _)), _, fail)
+    ->  Called = []                     % its guard refuses it, saying why
+    ;   % refused as the built-in: left to library(sandbox), the refusal
+        % named a harness predicate that the guard's body calls
+        throw(error(permission_error(call, sandboxed, Builtin),
+                    sandbox(prologtool_guard:Goal, [])))
+    ).
+
+%   Built-ins whose guard confines them to the session (see GLOBAL STATE
+%   below): its own global variables, flags, records and operators.
+%   library(sandbox) refuses them (they would change the whole Prolog),
+%   and its analysis of the guard's body then named a harness predicate
+%   as missing.
+session_confined(nb_setval(_, _)).
+session_confined(b_setval(_, _)).
+session_confined(nb_getval(_, _)).
+session_confined(b_getval(_, _)).
+session_confined(nb_current(_, _)).
+session_confined(nb_delete(_)).
+session_confined(op(_, _, _)).
+session_confined(flag(_, _, _)).
+session_confined(recorda(_, _)).
+session_confined(recorda(_, _, _)).
+session_confined(recordz(_, _)).
+session_confined(recordz(_, _, _)).
+session_confined(recorded(_, _)).
+session_confined(recorded(_, _, _)).
 
 %   Refused by the sandbox check itself, named as the built-in: halt/0,1
 %   and abort/0 (see above), and setenv/2, unsetenv/1 and shell/0,1,2,
@@ -217,6 +245,9 @@ refused_goal(shell(_, _)).
 safe_builtin(format(Format), Called) :-
     !,                                  % as library(sandbox) checks format/2
     safe_builtin(format(Format, []), Called).
+safe_builtin(Builtin, []) :-
+    session_confined(Builtin),
+    !.
 safe_builtin(Builtin, Called) :-
     (   catch(sandbox:safe_meta(system:Builtin, Called0), _, fail)
     ->  Called = Called0
@@ -668,9 +699,12 @@ check_text_depth(Text) :-
 text_nesting_exceeds(Text, Offset) :-
     atomic(Text),
     term_depth_limit(Limit),
-    split_string(Text, "([{", "", Parts),
-    length(Parts, N),
-    N > Limit + 1,                      % N - 1 opening brackets
+    (   catch(split_string(Text, "([{", "", Parts),   % refuses a lone surrogate
+              error(representation_error(_), _), fail)
+    ->  length(Parts, N),
+        N > Limit + 1                   % N - 1 opening brackets
+    ;   true
+    ),
     string_codes(Text, Codes),
     nesting_exceeds(Codes, 0, Limit, 0, Offset).
 

@@ -164,7 +164,7 @@ public final class TermJson {
             // A StringWriter does not fail, so this can only be a broken generator.
             throw new UncheckedIOException(e);
         }
-        return out.toString();
+        return escapeLoneSurrogates(out.toString());
     }
 
     /**
@@ -227,6 +227,49 @@ public final class TermJson {
             // Reading a String does not fail, so this can only be a broken parser.
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * JSON text with every lone surrogate (a char of U+D800..U+DFFF that is not half of a pair, which
+     * a Prolog atom or string may hold) written as a JSON escape such as <code>&#92;uD800</code>. Jackson writes
+     * such a char as it is, and no UTF-8 can carry it: the JVM's encoder makes it {@code ?}, so text
+     * sent over a pipe or a socket would lose it. The escape decodes back to the same char, by Jackson
+     * and by the harness's JSON reader alike. Pairs are left as they are (UTF-8 carries the character
+     * they stand for); so is text with no surrogate, which is returned as it is, not copied.
+     *
+     * @param json JSON text
+     * @return the same JSON text, safe to encode in UTF-8
+     */
+    public static String escapeLoneSurrogates(String json) {
+        int n = json.length();
+        int i = 0;
+        while (i < n && !isLone(json, i)) {
+            i++;
+        }
+        if (i == n) {
+            return json;
+        }
+        StringBuilder out = new StringBuilder(n + 16).append(json, 0, i);
+        for (; i < n; i++) {
+            char c = json.charAt(i);
+            if (isLone(json, i)) {
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean isLone(String s, int i) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
+        }
+        if (Character.isLowSurrogate(c)) {
+            return i == 0 || !Character.isHighSurrogate(s.charAt(i - 1));
+        }
+        return false;
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -52,12 +52,16 @@ public final class HarnessSession implements PrologSession {
     /**
      * {@code grace} as a backend's {@code timeoutGrace} setting takes it.
      *
-     * @throws IllegalArgumentException when it is negative
+     * @throws IllegalArgumentException when it is negative or more than {@link GoalRequest#MAX_TIME_LIMIT}
      */
     public static Duration checkGrace(Duration grace) {
         Objects.requireNonNull(grace, "grace");
         if (grace.isNegative()) {
             throw new IllegalArgumentException("grace must not be negative: " + grace);
+        }
+        if (grace.compareTo(GoalRequest.MAX_TIME_LIMIT) > 0) {
+            throw new IllegalArgumentException("grace must be at most " + GoalRequest.MAX_TIME_LIMIT.toDays()
+                    + " days (GoalRequest.MAX_TIME_LIMIT), was " + grace);
         }
         return grace;
     }
@@ -196,6 +200,12 @@ public final class HarnessSession implements PrologSession {
                             + "yet (" + again.getMessage() + "); it is tried again on the next call.", 0, 0));
                 }
                 return new ConsultResult(out, "", false);
+            }
+            if (!reply.path("ok").asBoolean(false) && "reply_too_large".equals(reply.path("error").path("kind").asText())) {
+                // loaded, but its diagnostics and output do not fit in a reply: the text stays in the session
+                journal.add(req);
+                PrologError e = error(reply.path("error"));
+                return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, e.kind(), e.message(), 0, 0)), "", false);
             }
             requireOk(reply, "consult");
             journal.add(req);
@@ -559,6 +569,7 @@ public final class HarnessSession implements PrologSession {
      * the last call is restored first. The request's {@code op} and {@code session} are set here.
      *
      * @param timeout how long to wait for the reply; past it the Prolog is stopped
+     * @return the reply: {@code ok: true}, or {@code ok: false} with an error of kind {@code reply_too_large}
      * @throws HarnessTimeoutException when no reply came in time (the Prolog was stopped)
      * @throws HarnessCrashedException when the Prolog died during the call
      * @throws SessionClosedException  when this session is closed
@@ -571,7 +582,9 @@ public final class HarnessSession implements PrologSession {
             req.put("op", "execute");
             req.put("session", id);
             JsonNode reply = call(req, timeout);
-            requireOk(reply, "execute");
+            if (!"reply_too_large".equals(reply.path("error").path("kind").asText())) {
+                requireOk(reply, "execute");
+            }
             return reply;
         });
     }

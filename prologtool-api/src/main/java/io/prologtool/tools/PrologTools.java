@@ -215,7 +215,8 @@ public final class PrologTools implements AutoCloseable {
             return failure("malformed_json", "the arguments are not valid JSON: " + firstLine(e.getMessage()))
                     .toString();
         }
-        return call(name, args).toString();
+        // an atom or string may hold a lone surrogate: escaped, so that the text survives UTF-8
+        return TermJson.escapeLoneSurrogates(call(name, args).toString());
     }
 
     /** Like {@link #call(String, String)}, with the arguments as a JSON tree. Never throws. */

@@ -93,6 +93,10 @@ public final class HostileCode {
                 case "stuck-goals" -> h.stuckGoals();
                 case "global-state" -> h.globalState();
                 case "memory" -> h.memory();
+                case "replies" -> {
+                    h.limit = ROOMY;
+                    h.replies();
+                }
                 default -> throw new IllegalArgumentException("no attack class " + args[1]);
             }
             status = h.failures.isEmpty() ? 0 : 1;
@@ -466,6 +470,61 @@ public final class HostileCode {
         }
     }
 
+    /**
+     * Replies never cost a session (issue 36): an error whose culprit is a 9 MB string is that error, cut
+     * to a bounded size; an answer larger than a reply may be (16 MiB) is {@code reply_too_large} (output is
+     * the same check; ProcessRepliesConformanceTest shows it with a small maxReplyBytes: capturing 16 MiB of
+     * output takes longer than a test should).
+     * Either way the Prolog serving the session never stops, and the facts it asserted are still there.
+     */
+    private void replies() {
+        String nineMb = "numlist(1, 20, Ns), foldl([_, A, B]>>string_concat(A, A, B), Ns, \"aaaaaaaaa\", S)";
+        for (boolean sandboxed : new boolean[]{false, true}) {
+            String tag = sandboxed ? " (sandboxed)" : "";
+            SessionOptions big = SessionOptions.builder().sandboxed(sandboxed).maxAtomChars(64 << 20)
+                    .maxOutputChars(32 << 20).build();
+            keptVariant("error culprit of 9 MB" + tag, big, nineMb + ", throw(error(type_error(integer, S), _))",
+                    kind("type_error").and(r -> r.error().get().prologTerm().orElse("").length() < 20_000
+                            && r.error().get().message().length() < 20_000));
+            keptVariant("answer of 18 MB" + tag, big, nineMb + ", string_concat(S, S, Big)", kind("reply_too_large"));
+            keptVariant("a 9 MB answer still comes back" + tag, big, nineMb + ", string_length(S, L)",
+                    r -> r.outcome() == Outcome.SUCCESS && r.answers().get(0).get("L").equals(Term.integer(9 << 20)));
+            String name = "a directive's error culprit of 9 MB" + tag;
+            try (PrologSession sibling = sibling(); PrologSession s = backend.open(big)) {
+                s.consult(OWN_PROGRAM);
+                ConsultResult c = s.consult(":- " + nineMb + ", throw(error(type_error(integer, S), _)).\n");
+                check(name, c.messages().stream().anyMatch(d -> d.kind().equals("type_error"))
+                        && c.messages().stream().allMatch(d -> d.message().length() < 20_000),
+                        "diagnostics of " + c.messages().stream().mapToInt(d -> d.message().length()).sum()
+                                + " characters, kinds " + c.messages().stream().map(d -> d.kind()).toList());
+                answersOwnProgram(name, s);
+                check(name, s.crashCount() == 0, "the Prolog serving the session stopped");
+                siblingUntouched(name, sibling);
+                pass(name);
+            } catch (RuntimeException e) {
+                fail(name, e.toString());
+            }
+        }
+    }
+
+    /** A goal variant after which the session still holds a fact it asserted: its Prolog never stopped. */
+    private void keptVariant(String name, SessionOptions options, String goal, Predicate<GoalResult> expect) {
+        try (PrologSession sibling = sibling(); PrologSession s = backend.open(options)) {
+            s.consult(OWN_PROGRAM + ":- dynamic kept/1.\n");
+            check(name, s.goal("assertz(kept(1))").run().outcome() == Outcome.SUCCESS, "assertz failed");
+            GoalResult r = s.goal(goal).timeLimit(limit).run();
+            check(name, expect.test(r), "unexpected result " + describe(r));
+            GoalResult kept = s.goal("kept(X)").run();
+            check(name, kept.outcome() == Outcome.SUCCESS && s.crashCount() == 0,
+                    "the asserted fact is gone (" + describe(kept) + ", " + s.crashCount() + " crashes)");
+            answersOwnProgram(name, s);
+            siblingUntouched(name, sibling);
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        }
+    }
+
     /** Clause space, atoms and stacks are bounded per session; memory comes back on close. */
     private void memory() {
         SessionOptions small = SessionOptions.builder().clauseSpaceBytes(16L << 20).build();
@@ -655,7 +714,8 @@ public final class HostileCode {
     }
 
     private static String describe(GoalResult r) {
-        return r.outcome() + " " + r.answers() + " " + r.error().map(e -> e.kind() + ": " + e.message()).orElse("");
+        String d = r.outcome() + " " + r.answers() + " " + r.error().map(e -> e.kind() + ": " + e.message()).orElse("");
+        return d.length() > 2_000 ? d.substring(0, 2_000) + "... (" + d.length() + " characters)" : d;
     }
 
     private static final class VariantFailed extends RuntimeException {

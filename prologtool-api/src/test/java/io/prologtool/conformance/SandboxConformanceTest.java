@@ -80,11 +80,8 @@ public abstract class SandboxConformanceTest extends BackendFixture {
             "set_prolog_flag(occurs_check, true)",
             "set_prolog_flag(gc, false)",
             "create_prolog_flag(pt_hostile, bar, [])",
-            "op(700, xfx, is)",
-            "op(200, xfy, ^)",
-            "op(1200, xfx, :-)",
-            "nb_setval(k, 1)",
-            "b_setval(k, 1)",
+            "op(700, xfx, user:is)",
+            "op(200, xfy, system:(^))",
             "abolish(secret/1)",
             "current_module(M)",
             "setenv(pt_hostile, bar)",
@@ -314,5 +311,23 @@ public abstract class SandboxConformanceTest extends BackendFixture {
         assertThat(victim.goal("current_prolog_flag(gc, F)").run().answers().get(0).get("F"))
                 .isEqualTo(Term.atom("true"));
         assertThat(sandboxed.goal("X = alive").run().outcome()).isEqualTo(Outcome.SUCCESS);
+    }
+
+    /**
+     * Issue 36: operators and global variables of a sandboxed session are its own (they were refused with an
+     * existence error of a guard predicate): the sibling reads and runs as before.
+     */
+    @Test
+    void operatorsAndGlobalVariablesOfASandboxedSessionAreItsOwn() {
+        for (String goal : List.of("op(700, xfx, is)", "op(200, xfy, ^)", "op(1200, xfx, :-)", "nb_setval(k, 1)",
+                "b_setval(k, 1)", "flag(k, _, 3)", "recorda(k, x)")) {
+            GoalResult r = sandboxed.goal(goal).run();
+            assertThat(r.outcome()).as(goal + " -> " + r).isEqualTo(Outcome.SUCCESS);
+        }
+        GoalResult v = victim.goal("X is 1 + 2, Y = (a :- b), Z = 2^3, secret(S), "
+                + "catch(nb_getval(k, _), error(existence_error(_, _), _), true), flag(k, F, F), \\+ recorded(k, _)").run();
+        assertThat(v.outcome()).as(v.toString()).isEqualTo(Outcome.SUCCESS);
+        assertThat(v.answers().get(0).get("F")).isEqualTo(Term.integer(0));
+        assertNoEffect();
     }
 }

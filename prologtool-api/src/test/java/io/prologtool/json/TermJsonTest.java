@@ -462,4 +462,18 @@ class TermJsonTest {
     void mapperRejectsTrailingContent() {
         assertThatThrownBy(() -> TermJson.mapper().readTree("1 2")).isInstanceOf(JsonProcessingException.class);
     }
+
+    /** Issue 36: text that UTF-8 cannot carry (a lone surrogate) is escaped and decodes back to the same term. */
+    @org.junit.jupiter.api.Test
+    void loneSurrogatesAreEscapedAndDecodeBack() {
+        io.prologtool.Term t = io.prologtool.Term.compound("f", io.prologtool.Term.atom("a\uD800b"),
+                io.prologtool.Term.string("\uDFFF"), io.prologtool.Term.atom("\uD83D\uDE00"));
+        String json = TermJson.toJson(t);
+        org.assertj.core.api.Assertions.assertThat(json).contains("\\ud800").contains("\\udfff")
+                .contains("\uD83D\uDE00"); // a pair stays as it is
+        org.assertj.core.api.Assertions.assertThat(TermJson.fromJson(
+                new String(json.getBytes(java.nio.charset.StandardCharsets.UTF_8), java.nio.charset.StandardCharsets.UTF_8)))
+                .isEqualTo(t);
+        org.assertj.core.api.Assertions.assertThat(TermJson.escapeLoneSurrogates("plain")).isSameAs("plain");
+    }
 }

@@ -200,12 +200,17 @@ public final class JplBackend implements PrologBackend {
 
         /**
          * How long a call may wait for a free engine before it fails with a
-         * {@link io.prologtool.PrologToolException} (default 60 s).
+         * {@link io.prologtool.PrologToolException} (default 60 s, at most
+         * {@link io.prologtool.GoalRequest#MAX_TIME_LIMIT}).
          */
         public Builder queueTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("queueTimeout must be positive: " + timeout);
+            }
+            if (timeout.compareTo(io.prologtool.GoalRequest.MAX_TIME_LIMIT) > 0) {
+                throw new IllegalArgumentException("queueTimeout must be at most 365 days (GoalRequest.MAX_TIME_LIMIT): "
+                        + timeout);
             }
             this.queueTimeout = timeout;
             return this;

@@ -207,9 +207,9 @@ final class JplTransport implements HarnessTransport {
 
     /**
      * JPL carries only characters of the Basic Multilingual Plane. A character above U+FFFF becomes
-     * the JSON escape of its surrogate pair (the harness entry joins it again); a lone surrogate, which
-     * no valid text holds, becomes U+FFFD. Surrogates occur only inside JSON strings, where an escape
-     * means the same character.
+     * the JSON escape of its surrogate pair (the harness entry joins it again); a lone surrogate (an
+     * atom or string may hold one) becomes its own escape, which the harness reads as that code point.
+     * Surrogates occur only inside JSON strings, where an escape means the same character.
      */
     static String bmpOnly(String json) {
         int i = 0;
@@ -229,7 +229,7 @@ final class JplTransport implements HarnessTransport {
                 escape(sb, c);
                 escape(sb, json.charAt(++i));
             } else {
-                sb.append('\uFFFD');
+                escape(sb, c); // a lone surrogate: the harness reads the escape as that code point
             }
         }
         return sb.toString();

@@ -289,7 +289,10 @@ final class ProcessTransport implements HarnessTransport {
 
     private void write(ObjectNode request) {
         try {
-            String line = TermJson.mapper().writeValueAsString(request);
+            if (maxReplyBytes != ProcessBackend.DEFAULT_MAX_REPLY_BYTES) {
+                request.put("max_reply", maxReplyBytes); // the harness refuses a longer reply (reply_too_large)
+            }
+            String line = TermJson.escapeLoneSurrogates(TermJson.mapper().writeValueAsString(request));
             stdin.write(line);
             stdin.write('\n');
             stdin.flush();
