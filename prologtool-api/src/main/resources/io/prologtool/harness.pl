@@ -141,6 +141,8 @@ serve :-
     set_stream(Err, alias(user_output)),
     set_output(Err),
     empty_input,
+    % Taken while the child waits to serve, not when a session opens.
+    record_reach_baseline,              % harness_recycle.pl
     % Whatever ends the loop, the child must exit: the halt guard would
     % otherwise cancel its own process's halt.
     catch(serve_loop(ProtoIn, ProtoOut), E, print_message(error, E)),
@@ -626,6 +628,7 @@ open_session(M, Req) :-
     ->  set_module(M:program_space(Space))
     ;   true
     ),
+    note_session_opened(Opts),          % harness_recycle.pl
     assertz(session(M, Opts)),
     nb_setval('$pt_consults', 0).
 
