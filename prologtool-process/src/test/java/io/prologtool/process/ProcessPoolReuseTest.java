@@ -149,22 +149,33 @@ class ProcessPoolReuseTest {
     @Test
     @EnabledIfSystemProperty(named = "pt.figures", matches = "true")
     void figuresOfTheSessionCycle() throws Exception {
-        int n = Integer.getInteger("pt.cycles", 400);
-        for (boolean sandboxed : new boolean[] {true, false, true, false}) {
-            SessionOptions options = SessionOptions.builder().sandboxed(sandboxed).build();
-            try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).isolation(Isolation.none()).build()) {
-                awaitChildren(backend, 1);
-                for (int i = 0; i < 50; i++) {
-                    cycle(backend, options, i);
+        int blocks = Integer.getInteger("pt.blocks", 10);
+        int n = Integer.getInteger("pt.cycles", 50);
+        SessionOptions[] kinds = {SessionOptions.builder().sandboxed(true).build(), SessionOptions.defaults()};
+        // the same pool for both kinds, in alternating blocks: the machine's load falls on both alike
+        try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).isolation(Isolation.none()).build()) {
+            awaitChildren(backend, 1);
+            for (int i = 0; i < 100; i++) {
+                cycle(backend, kinds[i % 2], i);
+            }
+            double[][] perCycle = new double[2][blocks];
+            long[] recycled = new long[2];
+            for (int b = 0; b < blocks; b++) {
+                for (int k = 0; k < 2; k++) {
+                    long r0 = backend.recycledChildren();
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < n; i++) {
+                        cycle(backend, kinds[k], i);
+                    }
+                    perCycle[k][b] = (System.nanoTime() - t0) / 1e6 / n;
+                    recycled[k] += backend.recycledChildren() - r0;
                 }
-                long recycled0 = backend.recycledChildren();
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    cycle(backend, options, i);
-                }
-                long perCycle = (System.nanoTime() - t0) / n;
-                System.out.printf("FIGURES sandboxed=%s cycles=%d per-cycle=%.3f ms recycled=%d%n", sandboxed, n,
-                        perCycle / 1e6, backend.recycledChildren() - recycled0);
+            }
+            for (int k = 0; k < 2; k++) {
+                double[] sorted = perCycle[k].clone();
+                java.util.Arrays.sort(sorted);
+                System.out.printf("FIGURES sandboxed=%s blocks=%dx%d median=%.3f ms min=%.3f ms recycled=%d of %d%n",
+                        k == 0, blocks, n, sorted[blocks / 2], sorted[0], recycled[k], (long) blocks * n);
             }
         }
     }
