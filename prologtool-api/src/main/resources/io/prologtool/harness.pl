@@ -630,6 +630,7 @@ open_session(M, Req) :-
     ),
     note_session_opened(Opts),          % harness_recycle.pl
     assertz(session(M, Opts)),
+    memory_watch_session_opened,        % harness_limits.pl
     nb_setval('$pt_consults', 0).
 
 refuse_halt(M, Goal) :-
