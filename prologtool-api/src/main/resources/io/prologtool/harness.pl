@@ -142,6 +142,8 @@ serve :-
     set_stream(Err, alias(user_output)),
     set_output(Err),
     empty_input,
+    % Taken while the child waits to serve, not when a session opens.
+    record_reach_baseline,              % harness_recycle.pl
     % Whatever ends the loop, the child must exit: the halt guard would
     % otherwise cancel its own process's halt.
     catch(serve_loop(ProtoIn, ProtoOut), E, print_message(error, E)),
@@ -723,7 +725,9 @@ open_session(M, Req) :-
     ->  set_module(M:program_space(Space))
     ;   true
     ),
+    note_session_opened(Opts),          % harness_recycle.pl
     assertz(session(M, Opts)),
+    memory_watch_session_opened,        % harness_limits.pl
     nb_setval('$pt_consults', 0).
 
 refuse_halt(M, Goal) :-

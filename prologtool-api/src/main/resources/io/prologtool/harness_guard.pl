@@ -64,6 +64,7 @@ guarded(thread_get_message(_, _)).
 guarded(thread_get_message(_, _, _)).
 guarded(set_prolog_flag(_, _)).
 guarded(create_prolog_flag(_, _, _)).
+guarded(format_predicate(_, _)).
 guarded(op(_, _, _)).
 guarded(nb_setval(_, _)).
 guarded(b_setval(_, _)).
@@ -382,6 +383,13 @@ prologtool_guard:set_prolog_flag(M:Flag, Value) :-
 prologtool_guard:create_prolog_flag(_:Flag, Value, Options) :-
     prologtool_harness:refuse(create_prolog_flag(Flag, Value, Options),
                               'a new Prolog flag would be shared by every session').
+%   A format directive is the process's, and one that names a session's
+%   predicate would call into a destroyed module after the session
+%   closed (a crash in SWI-Prolog 9.0.4, seen by the recycle check's
+%   current_format_predicate/2).
+prologtool_guard:format_predicate(Char, Goal) :-
+    prologtool_harness:refuse(format_predicate(Char, Goal),
+                              'a format directive would be shared by every session and outlive this one').
 prologtool_guard:op(Priority, Type, M:Names) :-
     prologtool_harness:session_op(M, Priority, Type, Names).
 

@@ -219,7 +219,8 @@ ensure_watchdog :-
 start_watchdog :-
     (   watchdog_started
     ->  true
-    ;   flag('$pt_watchdog_wakes', _, 0.0),   % set before its first look at the slots
+    ;   set_memory_bound,
+        flag('$pt_watchdog_wakes', _, 0.0),   % set before its first look at the slots
         thread_create(watchdog_loop, _, [alias(prologtool_watchdog), detached(true)]),
         assertz(watchdog_started)
     ).
@@ -230,9 +231,13 @@ watchdog_loop :-
     nb_setval('$pt_struck', []),
     repeat,
     get_time(Now),
-    Latest is Now + 1.0,
+    (   session(_, _)                   % the memory bound is looked at
+    ->  Latest is Now + 0.01            % (below) while a session is open
+    ;   Latest is Now + 1.0
+    ),
     flag('$pt_watchdog_wakes', _, Latest),
     findall(T-Key, watched(T, Key), Watched),
+    check_memory(Now, Watched),
     foldl(watch_thread(Now), Watched, Latest-[], Wake-Struck),
     nb_setval('$pt_struck', Struck),
     flag('$pt_watchdog_wakes', _, Wake),
@@ -282,9 +287,9 @@ drain_wakes :-
 %   SWI-Prolog 9.0.4 a call_with_inference_limit/3 that fails in a
 %   thread whose signals are blocked and that has one pending (a user's
 %   call_with_time_limit/2 around a cleanup handler) leaves the thread
-%   spinning in C once the signals are let in. Without a harness deadline (a thread that session
-%   code started, which the session's close stops) only the backstop
-%   applies.
+%   spinning in C once the signals are let in. Without a harness
+%   deadline (a thread that session code started, which the session's
+%   close stops) only the backstop applies.
 unsignalled(Goal) :-
     (   nb_current('$pt_deadline', Deadline),
         number(Deadline)
@@ -301,6 +306,162 @@ unsignalled(Goal) :-
         ;   Ok == true
         )
     ;   once(Goal)
+    ).
+
+                 /*******************************
+                 *         MEMORY BOUND         *
+                 *******************************/
+
+/*  What a goal allocates off its stacks (atoms, a findall/3 bag, strings
+    held there, clauses, tables) comes from the process's heap, which no
+    Prolog flag bounds. In a swipl child under an address-space limit an
+    allocation past it is fatal: an atom flood (findall/3 over
+    atom_concat/3 of atoms of 512 K characters, sandboxed) ended the
+    child with "Could not allocate memory" in about a second (SWI-Prolog
+    9.0.4 halts when the atom table cannot grow). In-process, it takes
+    the JVM's memory.
+
+    So while a session is open the watchdog looks at the heap in use
+    (statistics(heapused): what malloc handed out and is not freed, big
+    blocks included; about 2 us a look) every 10 ms. Over the bound, it
+    collects atoms first (atoms no longer referenced are free memory to
+    be); still over, it makes each request that runs under a limit
+    throw resource_error(memory), which unwinds the request and frees
+    what it held. The session and the process stay. A goal that catches
+    the error and allocates again is struck again at the next look.
+
+    The bound is set when the watchdog starts: under an address-space
+    limit, the heap then plus 3/4 of the room the limit leaves above the
+    process's size (the last quarter takes what a goal allocates between
+    two looks, thread stacks and the allocator's own overhead; 1 GiB and
+    a fresh child leave about 700 MiB to a session: its 256 MiB of
+    stacks and 256 MiB of clauses by default fit); with no limit (the
+    JVM), the heap then plus 1 GiB. In-process the heap is the JVM's and
+    every session's: over the bound, every running request is struck.
+*/
+
+%   set_memory_bound: '$pt_memory_bound' (a flag/3 key) holds the bound,
+%   '$pt_memory_measure' what it bounds: heap, or atoms where SWI-Prolog
+%   cannot tell the heap in use (libswipl in a JVM: heapused is 0 there),
+%   so that at least the atom table (the flood the trust model names) is
+%   bounded in-process. statistics(atom_space) walks the atom table
+%   (about 4 ms at a million atoms), so it is read less often the more
+%   atoms there are (memory_measure/1).
+set_memory_bound :-
+    statistics(heapused, Heap),
+    (   Heap > 0
+    ->  Measure = heap,
+        (   address_space_limit(Limit),
+            process_size(Size),
+            Limit > Size
+        ->  Bound is Heap + (Limit - Size) * 3 // 4
+        ;   Bound is Heap + (1 << 30)
+        )
+    ;   Measure = atoms,
+        statistics(atom_space, Atoms),
+        Bound is Atoms + (1 << 30)
+    ),
+    flag('$pt_memory_measure', _, Measure),
+    flag('$pt_memory_bound', _, Bound).
+
+%   address_space_limit(-Bytes): the soft RLIMIT_AS of this process;
+%   fails when it has none (or /proc cannot tell).
+address_space_limit(Bytes) :-
+    proc_line('/proc/self/limits', "Max address space", Line),
+    split_string(Line, " ", " ", Fields0),
+    exclude(==(""), Fields0, Fields),
+    append(_, [Soft, _Hard, "bytes"], Fields),
+    number_string(Bytes, Soft).
+
+%   process_size(-Bytes): the process's virtual size now.
+process_size(Bytes) :-
+    proc_line('/proc/self/status', "VmSize:", Line),
+    split_string(Line, " \t", " \t", Fields0),
+    exclude(==(""), Fields0, Fields),
+    append(_, [KB, "kB"], Fields),
+    number_string(K, KB),
+    Bytes is K * 1024.
+
+proc_line(File, Prefix, Line) :-
+    catch(read_file_to_string(File, Text, []), _, fail),
+    split_string(Text, "\n", "", Lines),
+    member(Line, Lines),
+    string_concat(Prefix, _, Line),
+    !.
+
+%   check_memory(+Now, +Watched): the watchdog's look at the heap; strikes
+%   the requests running in the watched threads when it is over the
+%   bound.
+check_memory(_Now, Watched) :-
+    (   session(_, _),
+        over_memory_bound
+    ->  garbage_collect_atoms,
+        nb_setval('$pt_atom_space', 0-0),       % read it again
+        (   over_memory_bound
+        ->  nb_setval('$pt_memory_struck', true),
+            forall(( member(T, Watched), T = Thread-Key,
+                     flag(Key, Deadline, Deadline),
+                     Deadline \== inf ),
+                   catch(thread_signal(Thread, prologtool_harness:memory_expired), _, true))
+        ;   true
+        )
+    ;   nb_current('$pt_memory_struck', true)
+    ->  % the struck goals have let go of what they held: the atoms are
+        % collected and the allocator gives the memory back to the system
+        nb_setval('$pt_memory_struck', false),
+        garbage_collect_atoms,
+        catch(trim_heap, _, true)
+    ;   true
+    ).
+
+over_memory_bound :-
+    flag('$pt_memory_bound', Bound, Bound),
+    integer(Bound),
+    memory_measure(Used),
+    Used > Bound.
+
+%   memory_measure(-Bytes): the heap in use, or the atom table's size
+%   (set_memory_bound/0). The atom table is read at most every
+%   atoms * 0.2 us (one read costs about atoms * 4 ns: 2% of the
+%   watchdog's time), the last reading standing in between.
+memory_measure(Used) :-
+    flag('$pt_memory_measure', Measure, Measure),
+    (   Measure == heap
+    ->  statistics(heapused, Used)
+    ;   get_time(Now),
+        (   nb_current('$pt_atom_space', Next-Last),
+            Now < Next
+        ->  Used = Last
+        ;   statistics(atom_space, Used),
+            statistics(atoms, N),
+            Again is Now + N * 2.0e-7,
+            nb_setval('$pt_atom_space', Again-Used)
+        )
+    ).
+
+%   Run in the signalled thread, through an alarm due now as
+%   watch_expired/0 does, for the same reason.
+memory_expired :-
+    alarm(0, prologtool_harness:memory_strike, _, [remove(true)]).
+
+memory_strike :-
+    (   nb_setval('$pt_atom_space', 0-0),   % this thread's reading is not the watchdog's
+        over_memory_bound
+    ->  throw(error(resource_error(memory),
+                    context(_, 'the session allocated more memory than the process may give it (atoms, findall/3, strings, clauses); what the goal held was freed')))
+    ;   true
+    ).
+
+%   memory_watch_session_opened: called when a session opens; a watchdog
+%   that sleeps for up to a second (no session was open) looks at the
+%   memory every 10 ms from now on.
+memory_watch_session_opened :-
+    (   watchdog_started,
+        get_flag('$pt_watchdog_wakes', Wake),
+        get_time(Now),
+        Wake > Now + 0.01
+    ->  catch(thread_send_message(prologtool_watchdog, wake), _, true)
+    ;   true
     ).
 
 %   inference_backstop(+Seconds, -Inferences): the inference limit that

@@ -97,6 +97,10 @@ public final class HostileCode {
                     h.limit = ROOMY;
                     h.replies();
                 }
+                case "atom-flood" -> {
+                    h.limit = ROOMY;
+                    h.atomFlood();
+                }
                 default -> throw new IllegalArgumentException("no attack class " + args[1]);
             }
             status = h.failures.isEmpty() ? 0 : 1;
@@ -557,6 +561,49 @@ public final class HostileCode {
             pass(name);
         } else {
             fail(name, "resident memory grew by " + (after - before) + " kB");
+        }
+    }
+
+    /**
+     * Atoms by the million, or atoms of 512 K characters by the thousand, held by a findall/3 bag: the
+     * atom table and the bag live on the process's heap, outside the stacks and the clause space. A
+     * swipl child under its address-space limit died of it ("Could not allocate memory"); it must be
+     * a resource error (the harness's memory bound, harness_limits.pl), the session keeping its
+     * state and its process (no crash, nothing restored from a journal), and the sibling answering.
+     */
+    private void atomFlood() {
+        String big = "numlist(1, 19, Ns), foldl([_, A, B]>>atom_concat(A, A, B), Ns, x, Big), ";
+        for (boolean sandboxed : new boolean[]{true, false}) {
+            String tag = sandboxed ? " (sandboxed)" : " (careless)";
+            floodVariant("atoms of 512 K characters in a findall/3 bag" + tag, sandboxed,
+                    big + "findall(A, (between(1, inf, N), atom_concat(Big, N, A)), _)", kind("resource_error"));
+            String flood = "findall(A, (between(1, inf, N), atom_concat(Big, N, A)), _)";
+            floodVariant("the flood caught and started again" + tag, sandboxed,
+                    big + "catch(" + flood + ", _, true), catch(" + flood + ", _, true), " + flood,
+                    kind("resource_error"));
+        }
+        // small atoms come slowly: the stack limit, the memory bound or the time limit ends it, never the process
+        floodVariant("millions of small atoms in a findall/3 bag (sandboxed)", true,
+                "findall(A, (between(1, inf, N), atom_concat(x, N, A)), _)",
+                kind("resource_error").or(r -> r.outcome() == Outcome.TIMEOUT));
+    }
+
+    /** {@link #goalVariant} that also asserts the attacked session kept its process and its asserted state. */
+    private void floodVariant(String name, boolean sandboxed, String goal, Predicate<GoalResult> expect) {
+        SessionOptions opts = SessionOptions.builder().sandboxed(sandboxed).build();
+        try (PrologSession sibling = sibling(); PrologSession s = backend.open(opts)) {
+            s.consult(OWN_PROGRAM + ":- dynamic kept/1.\n");
+            check(name, s.goal("assertz(kept(1))").run().succeeded(), "could not assert before the attack");
+            GoalResult r = s.goal(goal).timeLimit(limit).run();
+            check(name, expect.test(r), "unexpected result " + describe(r));
+            check(name, s.crashCount() == 0, "the session's process crashed " + s.crashCount() + " time(s)");
+            GoalResult kept = s.goal("kept(1)").run();
+            check(name, kept.outcome() == Outcome.SUCCESS, "the session lost its asserted fact: " + describe(kept));
+            answersOwnProgram(name, s);
+            siblingUntouched(name, sibling);
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
         }
     }
 

@@ -68,6 +68,11 @@ public abstract class HostileCodeConformanceTest {
         survives("replies");
     }
 
+    @Test
+    void atomFloodsAreResourceErrorsAndTheSessionKeepsItsProcess() throws Exception {
+        survives("atom-flood");
+    }
+
     private void survives(String attackClass) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         ProcessBuilder pb = new ProcessBuilder(List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",

@@ -770,7 +770,11 @@ public final class ProcessBackend implements PrologBackend {
          * {@link #poolSize pool}). It does only when it is as clean as a fresh child: the harness
          * compares its state with the state it started in (sessions, modules, threads, streams,
          * globals, flags, records, operators, the clauses of {@code user}, the working directory) and
-         * no process the session started is left; otherwise, and after
+         * no process the session started is left. After an unsandboxed session it also checks that nothing
+         * outside the session's module changed: the clauses of every other module ({@code system},
+         * {@code user}, {@code prolog}, the libraries), multifile hooks, import modules and format
+         * directives (trusted code that names a module built at run time reaches them; a sandboxed session
+         * cannot, and skips this part). Otherwise, and after
          * {@value #MAX_SESSIONS_PER_CHILD} sessions, the child ends and a fresh one takes its place.
          * An isolated child serves again only after a sandboxed session. Closing a session then costs
          * a close request instead of a process; the check runs in the background.
