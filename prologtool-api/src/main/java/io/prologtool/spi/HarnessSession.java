@@ -655,6 +655,7 @@ public final class HarnessSession implements PrologSession {
                     .put("allow_threads", options.allowThreads())
                     .put("program_space", options.clauseSpaceBytes())
                     .put("max_atom_chars", options.maxAtomChars())
+                    .put("table_space", options.tableSpaceBytes())
                     .put("stack_limit", options.stackLimitBytes())
                     .put("static_check", options.staticCheck());
             if (ahead) {
