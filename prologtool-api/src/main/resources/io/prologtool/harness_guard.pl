@@ -932,30 +932,57 @@ check_text_depth(Text) :-
     ).
 
 %   text_nesting_exceeds(+Text, -Offset): the brackets of Text nest
-%   deeper than the limit; Offset is where (in characters).
+%   deeper than the limit; Offset is where (in characters). Text of up to
+%   a megabyte is first split at its opening brackets (in C): with no
+%   more of them than the limit it is not walked. Longer text is walked
+%   directly, 4,096 characters at a time, so that the walk never holds
+%   more than one chunk's codes (splitting 3,000,000 brackets would take
+%   more than a small stack limit; string_code/3 on a long string costs
+%   time in proportion to its length).
 text_nesting_exceeds(Text, Offset) :-
     atomic(Text),
     term_depth_limit(Limit),
-    split_string(Text, "([{", "", Parts),
-    length(Parts, N),
-    N > Limit + 1,                      % N - 1 opening brackets
-    string_codes(Text, Codes),
-    nesting_exceeds(Codes, 0, Limit, 0, Offset).
+    atom_length(Text, Length),
+    Length > Limit,
+    (   Length =< 1_000_000
+    ->  split_string(Text, "([{", "", Parts),
+        length(Parts, N),
+        N > Limit + 1                   % N - 1 opening brackets
+    ;   true
+    ),
+    text_chunks_exceed(Text, 0, Length, 0, Limit, Offset).
 
-nesting_exceeds([C|Cs], Depth, Limit, I, Offset) :-
+text_chunks_exceed(Text, Start, Length, Depth0, Limit, Offset) :-
+    Start < Length,
+    N is min(4096, Length - Start),
+    sub_string(Text, Start, N, _, Chunk),
+    string_codes(Chunk, Codes),
+    nesting(Codes, Depth0, Limit, Start, Result),
+    (   Result = exceeded(Offset0)
+    ->  Offset = Offset0
+    ;   Result = depth(Depth),
+        Next is Start + N,
+        text_chunks_exceed(Text, Next, Length, Depth, Limit, Offset)
+    ).
+
+%   nesting(+Codes, +Depth0, +Limit, +I, -Result): Result is
+%   exceeded(Offset) when the brackets pass Limit at Offset, else
+%   depth(Depth), the nesting after Codes.
+nesting([], Depth, _, _, depth(Depth)).
+nesting([C|Cs], Depth0, Limit, I, Result) :-
     (   opening(C)
-    ->  D is Depth + 1,
+    ->  D is Depth0 + 1,
         (   D > Limit
-        ->  Offset = I
+        ->  Result = exceeded(I)
         ;   I1 is I + 1,
-            nesting_exceeds(Cs, D, Limit, I1, Offset)
+            nesting(Cs, D, Limit, I1, Result)
         )
     ;   closing(C)
-    ->  D is max(0, Depth - 1),
+    ->  D is max(0, Depth0 - 1),
         I1 is I + 1,
-        nesting_exceeds(Cs, D, Limit, I1, Offset)
+        nesting(Cs, D, Limit, I1, Result)
     ;   I1 is I + 1,
-        nesting_exceeds(Cs, Depth, Limit, I1, Offset)
+        nesting(Cs, Depth0, Limit, I1, Result)
     ).
 
 opening(0'().
