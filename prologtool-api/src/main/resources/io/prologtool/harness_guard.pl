@@ -132,6 +132,11 @@ guarded(sformat(_, _, _)).
 guarded(seen).
 guarded(close(_)).
 guarded(close(_, _)).
+guarded(open(_, _, _)).
+guarded(open(_, _, _, _)).
+guarded(open_string(_, _)).
+guarded(open_null_stream(_)).
+guarded(tmp_file_stream(_, _, _)).
 guarded(engine_create(_, _, _)).
 guarded(engine_create(_, _, _, _)).
 guarded(call_with_depth_limit(_, _, _)).
@@ -686,6 +691,30 @@ prologtool_guard:close(S, Options) :-
     ;   system:close(S, Options)
     ).
 
+%   Streams a session opens are its own: at most max_open_streams of them
+%   are open at once (resource_error(streams)), and closing the session
+%   closes every one still open, so a session that never closes its
+%   streams does not run the process out of file descriptors.
+:- module_transparent
+    prologtool_guard:open/3, prologtool_guard:open/4,
+    prologtool_guard:open_string/2, prologtool_guard:open_null_stream/1,
+    prologtool_guard:tmp_file_stream/3.
+prologtool_guard:(open(Source, Mode, Stream) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:open(Source, Mode, Stream, []), Stream)).
+prologtool_guard:(open(Source, Mode, Stream, Options) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:open(Source, Mode, Stream, Options), Stream)).
+prologtool_guard:(open_string(Text, Stream) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:open_string(Text, Stream), Stream)).
+prologtool_guard:(open_null_stream(Stream) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:open_null_stream(Stream), Stream)).
+prologtool_guard:(tmp_file_stream(Encoding, File, Stream) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:tmp_file_stream(Encoding, File, Stream), Stream)).
+
                  /*******************************
                  *      ENGINES, NESTED LIMITS  *
                  *******************************/
@@ -837,6 +866,46 @@ args_depth(I, Arity, Term, Cap, Memo, Values, D0, D) :-
         I1 is I + 1,
         args_depth(I1, Arity, Term, Cap, Memo, Values, D1, D)
     ).
+
+%!  session_stream(+Module, :Open, -Stream) is det.
+%
+%   Run Open, which opens Stream, for session Module: refused when the
+%   session has as many streams open as it may; recorded so that
+%   closing the session closes it.
+session_stream(M, Open, Stream) :-
+    (   session(M, Opts),
+        get_dict(max_open_streams, Opts, Max), integer(Max)
+    ->  true
+    ;   Max = 64
+    ),
+    with_mutex(prologtool_streams, prune_session_streams(M, Open0)),
+    (   Open0 >= Max
+    ->  format(atom(Why), 'the session has ~D streams open, as many as it may (close some)', [Open0]),
+        throw(error(resource_error(streams), context(_, Why)))
+    ;   true
+    ),
+    call(Open),
+    (   session(M, _)
+    ->  assertz(session_stream_(M, Stream))
+    ;   true
+    ).
+
+:- dynamic session_stream_/2.           % Module, Stream
+
+%   prune_session_streams(+M, -Open): forget the streams of M that were
+%   closed since; Open is how many are still open.
+prune_session_streams(M, Open) :-
+    findall(S, session_stream_(M, S), Ss),
+    partition(is_stream, Ss, Live, Closed),
+    forall(member(S, Closed), retractall(session_stream_(M, S))),
+    length(Live, Open).
+
+close_session_streams(M) :-
+    forall(retract(session_stream_(M, S)),
+           (   is_stream(S)
+           ->  catch(close(S, [force(true)]), _, true)
+           ;   true
+           )).
 
 %!  standard_stream(+Stream) is semidet.
 %
@@ -1395,6 +1464,7 @@ thread_ended_by(Id, Until, Wait) :-
 
 %   What a session leaves in the harness's own stores when it closes.
 forget_session_state(M) :-
+    close_session_streams(M),
     retractall(session_global(M, _, _)),
     retractall(session_flag_value(M, _, _)),
     forall(retract(session_record_key_(M, Scoped)),

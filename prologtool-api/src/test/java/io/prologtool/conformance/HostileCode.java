@@ -100,7 +100,10 @@ public final class HostileCode {
                     h.limit = DEEP_ROOM;
                     h.deepWriters();
                 }
-                case "budgets" -> h.budgets();
+                case "budgets" -> {
+                    h.limit = ROOMY;
+                    h.budgets();
+                }
                 case "budget-cycles" -> h.budgetCycles(Integer.getInteger("prologtool.cycles", 200));
                 default -> throw new IllegalArgumentException("no attack class " + args[1]);
             }
@@ -229,6 +232,26 @@ public final class HostileCode {
                     r -> r.outcome() == Outcome.INFERENCE_LIMIT,
                     g -> g.maxInferences(100_000));
         }
+        // Streams: at most maxOpenStreams open at once; closing the session closes what it left open.
+        goalVariant("opening streams past maxOpenStreams", false, "",
+                "forall(between(1, 100, _), open_string(\"abc\", _))", kind("resource_error"), "",
+                SessionOptions.builder().maxOpenStreams(16).build());
+        String streams = "streams a session left open are closed with it";
+        try {
+            int before = openFds();
+            for (int i = 0; i < 20; i++) {
+                try (PrologSession s = backend.open()) {
+                    s.goal("tmp_file(x, F), forall(between(1, 10, _), open(F, write, _))").run();
+                }
+            }
+            int after = openFds();
+            System.out.println("file descriptors before " + before + ", after 20 sessions that left 10 files open each "
+                    + after);
+            check(streams, after - before < 20, "file descriptors grew from " + before + " to " + after);
+            pass(streams);
+        } catch (RuntimeException e) {
+            fail(streams, e.toString());
+        }
         // Standard input is an empty stream of the harness's: closing it is a no-op, and no session ever reads
         // the JVM's (the test writes a term to it) or the child's protocol stream.
         for (String g : List.of("seen", "close(user_input)", "current_input(S), close(S)", "see(user), seen")) {
@@ -316,6 +339,14 @@ public final class HostileCode {
             pass(name);
         } catch (RuntimeException e) {
             fail(name, e.toString());
+        }
+    }
+
+    private static int openFds() {
+        try (var list = Files.list(Path.of("/proc/self/fd"))) {
+            return (int) list.count();
+        } catch (IOException e) {
+            return -1;
         }
     }
 
