@@ -303,7 +303,7 @@ public final class HostileCode {
                 new String[]{":- table p/1.\np(X) :- between(1, 20000, X).\n", "aggregate_all(count, p(_), _)"},
                 new String[]{"", "open_string(\"abc\", _), open_string(\"def\", _)"},
                 new String[]{"", "forall(between(1, 200, I), (format(atom(A), 'cycle_atom_~d_~d', [I, I]), assertz(fact(A))))"},
-                new String[]{"", "catch(format(string(_), \"~*c\", [100000000, 0'x]), _, true)"},
+                new String[]{"", "catch(format(atom(_), \"~*c\", [100000000, 0'x]), _, true)"},
                 new String[]{"", "catch(engine_create(x, true, _), _, true), seen, read(_)"});
         String name = "RSS, atoms, fds and threads flat over " + cycles + " open-attack-close cycles";
         try (PrologSession probe = backend.open()) {

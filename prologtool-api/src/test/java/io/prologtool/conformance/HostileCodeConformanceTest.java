@@ -98,6 +98,9 @@ public abstract class HostileCodeConformanceTest {
         if (!ended) {
             p.destroyForcibly();
         }
+        if (attackClass.equals("budget-cycles")) {
+            System.out.println(out);        // the figures of every tenth of the cycles
+        }
         assertThat(ended).as("the child JVM ended; it said:%n%s", out).isTrue();
         assertThat(out).as("the child JVM survived every variant; it said:%n%s", out).contains("SURVIVED");
         assertThat(out).as("no variant failed").doesNotContain("FAIL ");
