@@ -232,6 +232,42 @@ public final class HostileCode {
                     r -> r.outcome() == Outcome.INFERENCE_LIMIT,
                     g -> g.maxInferences(100_000));
         }
+        // Tables last as long as their request on the in-process backend: no worker thread keeps a closed
+        // session's tables (each request of these sessions may run on another worker).
+        String tables = "tables of closed sessions are not kept by any worker";
+        try {
+            // the first sessions grow each worker's malloc arenas to what one request's tables take (about
+            // 15 MB for 300,000 answers); later ones reuse that memory unless closed sessions' tables stay
+            long warm = 0;
+            for (int i = 0; i < 10; i++) {
+                if (i == 3) {
+                    warm = rssKb();
+                }
+                try (PrologSession s = backend.open()) {
+                    s.consult(":- table t/1.\nt(X) :- between(1, 300000, X).\n");
+                    for (int j = 0; j < 4; j++) {
+                        GoalResult r = s.goal("aggregate_all(count, t(_), N)").timeLimit(ROOMY).run();
+                        check(tables, r.outcome() == Outcome.SUCCESS, "tabling 300,000 answers gave " + describe(r));
+                    }
+                }
+            }
+            long after = rssKb();
+            // the tables that the workers serving a fresh session hold (of any session): none of the closed ones
+            long kept = 0;
+            try (PrologSession probe = backend.open()) {
+                for (int i = 0; i < 40; i++) {
+                    GoalResult r = probe.goal("'$tbl_variant_table'(VT), aggregate_all(count, trie_gen(VT, _, _), N)").run();
+                    check(tables, r.outcome() == Outcome.SUCCESS, "counting tables gave " + describe(r));
+                    kept = Math.max(kept, ((Term.Int) r.answers().get(0).get("N")).longValueExact());
+                }
+            }
+            System.out.println("rss after three sessions that tabled 300,000 answers in four requests each " + warm
+                    + " kB, after seven more " + after + " kB; most tables on a worker afterwards: " + kept);
+            check(tables, kept == 0, kept + " tables of closed sessions are still held by a worker");
+            pass(tables);
+        } catch (RuntimeException e) {
+            fail(tables, e.toString());
+        }
         // Streams: at most maxOpenStreams open at once; closing the session closes what it left open.
         goalVariant("opening streams past maxOpenStreams", false, "",
                 "forall(between(1, 100, _), open_string(\"abc\", _))", kind("resource_error"), "",
