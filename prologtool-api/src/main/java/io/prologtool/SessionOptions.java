@@ -27,6 +27,10 @@ public final class SessionOptions {
     public static final long DEFAULT_CLAUSE_SPACE = 256L << 20;
     /** Default cap on the length of one atom that session code creates: 1 Mi characters. */
     public static final int DEFAULT_MAX_ATOM_CHARS = 1 << 20;
+    /** Default budget of the tables (tabled answers) a session's goal may build: 128 MiB. */
+    public static final long DEFAULT_TABLE_SPACE = 128L << 20;
+    /** Default most streams a session's code keeps open at once: 64. */
+    public static final int DEFAULT_MAX_OPEN_STREAMS = 64;
     /** Default most queries ({@link PrologSession#query}) a session keeps open at once. */
     public static final int DEFAULT_MAX_OPEN_QUERIES = 8;
 
@@ -40,6 +44,8 @@ public final class SessionOptions {
     private final RuleBaseStore ruleBases;
     private final long clauseSpaceBytes;
     private final int maxAtomChars;
+    private final long tableSpaceBytes;
+    private final int maxOpenStreams;
     private final boolean allowThreads;
     private final int maxOpenQueries;
     private final boolean staticCheck;
@@ -49,6 +55,8 @@ public final class SessionOptions {
         this.staticCheck = b.staticCheck;
         this.clauseSpaceBytes = b.clauseSpaceBytes;
         this.maxAtomChars = b.maxAtomChars;
+        this.tableSpaceBytes = b.tableSpaceBytes;
+        this.maxOpenStreams = b.maxOpenStreams;
         this.allowThreads = b.allowThreads;
         this.ruleBases = b.ruleBases;
         this.maxSourceChars = b.maxSourceChars;
@@ -115,6 +123,26 @@ public final class SessionOptions {
     }
 
     /**
+     * The most memory the tables of the session's tabled predicates may take, in bytes (SWI-Prolog's
+     * {@code table_space} flag of the thread that runs the request). Beyond it a tabled goal raises
+     * {@code resource_error(private_table_space)}. On the in-process backend a session's tables last
+     * for one request: they are abolished when it ends, so no worker thread keeps them (tabling still
+     * gives the same answers; a later request computes them again).
+     */
+    public long tableSpaceBytes() {
+        return tableSpaceBytes;
+    }
+
+    /**
+     * The most streams the session's code may keep open at once ({@code open/3,4}, {@code open_string/2},
+     * {@code open_null_stream/1}, {@code tmp_file_stream/3}); one more is {@code resource_error(streams)}.
+     * Closing the session closes every stream its code left open.
+     */
+    public int maxOpenStreams() {
+        return maxOpenStreams;
+    }
+
+    /**
      * Whether the session's code may create threads ({@code thread_create/3}); default false, and
      * never in a sandboxed session. Threads a session creates are its own: closing it stops and joins
      * them.
@@ -158,7 +186,8 @@ public final class SessionOptions {
         return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars
                 + ", consultTimeLimit=" + consultTimeLimit + ", sandboxed=" + sandboxed
                 + ", maxSourceChars=" + maxSourceChars + ", clauseSpaceBytes=" + clauseSpaceBytes
-                + ", maxAtomChars=" + maxAtomChars + ", allowThreads=" + allowThreads
+                + ", maxAtomChars=" + maxAtomChars + ", tableSpaceBytes=" + tableSpaceBytes + ", maxOpenStreams=" + maxOpenStreams
+                + ", allowThreads=" + allowThreads
                 + ", maxOpenQueries=" + maxOpenQueries + ", staticCheck=" + staticCheck + "]";
     }
 
@@ -171,6 +200,8 @@ public final class SessionOptions {
         private int maxSourceChars = DEFAULT_MAX_SOURCE_CHARS;
         private long clauseSpaceBytes = DEFAULT_CLAUSE_SPACE;
         private int maxAtomChars = DEFAULT_MAX_ATOM_CHARS;
+        private long tableSpaceBytes = DEFAULT_TABLE_SPACE;
+        private int maxOpenStreams = DEFAULT_MAX_OPEN_STREAMS;
         private int maxOpenQueries = DEFAULT_MAX_OPEN_QUERIES;
         private boolean allowThreads;
         private boolean staticCheck = true;
@@ -209,6 +240,24 @@ public final class SessionOptions {
                 throw new IllegalArgumentException("maxAtomChars must be at least 1024, was " + chars);
             }
             this.maxAtomChars = chars;
+            return this;
+        }
+
+        /** Table space budget of the session (default 128 MiB, at least 1 MiB); see {@link SessionOptions#tableSpaceBytes()}. */
+        public Builder tableSpaceBytes(long bytes) {
+            if (bytes < (1L << 20)) {
+                throw new IllegalArgumentException("tableSpaceBytes must be at least 1 MiB, was " + bytes);
+            }
+            this.tableSpaceBytes = bytes;
+            return this;
+        }
+
+        /** Most streams the session's code keeps open at once (default 64, at least 1); see {@link SessionOptions#maxOpenStreams()}. */
+        public Builder maxOpenStreams(int streams) {
+            if (streams < 1) {
+                throw new IllegalArgumentException("maxOpenStreams must be at least 1, was " + streams);
+            }
+            this.maxOpenStreams = streams;
             return this;
         }
 

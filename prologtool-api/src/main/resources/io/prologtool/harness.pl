@@ -664,6 +664,12 @@ apply_session_limits(Opts) :-
     (   get_dict(max_atom_chars, Opts, MaxAtom), integer(MaxAtom)
     ->  nb_setval('$pt_max_atom', MaxAtom)
     ;   nb_setval('$pt_max_atom', 1048576)
+    ),
+    % table_space is the thread's: on an in-process backend a thread holds
+    % the tables of the request it runs only (release_sessions/0)
+    (   get_dict(table_space, Opts, TableSpace), integer(TableSpace)
+    ->  catch(set_prolog_flag(table_space, TableSpace), _, true)
+    ;   true
     ).
 
 %   claim_session(+M): when requests run on several threads (the
@@ -700,12 +706,28 @@ release_sessions :-
     (   threaded
     ->  thread_self(Me),
         forall(retract(session_busy(M, Me)),
-               (   retract(pending_close(M))
-               ->  catch(close_session(M), E, print_message(warning, E))
-               ;   true
+               (   drop_thread_tables(M),
+                   (   retract(pending_close(M))
+                   ->  catch(close_session(M), E, print_message(warning, E))
+                   ;   true
+                   )
                ))
     ;   true
     ).
+
+%   drop_thread_tables(+M): destroy this thread's tables of session M.
+%   Tables are per thread, and the next request of M may run on another
+%   worker: kept, they would stay on this one after M closed (about 73
+%   MB for a closed session's million answers, on every worker it had
+%   used), and count against the table space of the next session this
+%   thread serves. So on an in-process backend a session's tables last
+%   one request. (abolish_module_tables/1 would do, but looks the module
+%   up first.)
+drop_thread_tables(M) :-
+    catch(forall(( '$tbl_variant_table'(Tables),
+                   trie_gen(Tables, M:_, Trie) ),
+                 '$tbl_destroy_table'(Trie)),
+          E, print_message(warning, E)).
 
                  /*******************************
                  *           SESSIONS           *
@@ -1406,9 +1428,27 @@ chained_answers(link(_, Next), Answers) :-
 depth_limited(Goal, infinite, R) :-
     !,
     R = 0,
+    b_setval('$pt_depth_cap', none),
     call(Goal).
+%   '$pt_depth_cap' is the frame level at which MaxDepth strikes, for a
+%   nested call_with_depth_limit/3 (harness_guard.pl), which may not go
+%   deeper; '$pt_depth_hit' says that such a cut limit was exceeded: an
+%   answer found after it is dropped, and a search that ends after it
+%   reports depth_exceeded, as for the request's own limit.
 depth_limited(Goal, MaxDepth, R) :-
-    call_with_depth_limit(Goal, MaxDepth, R).
+    prolog_current_frame(F),
+    prolog_frame_attribute(F, level, Level),
+    Cap is Level + MaxDepth,
+    b_setval('$pt_depth_cap', Cap),
+    nb_setval('$pt_depth_hit', false),
+    (   call_with_depth_limit(Goal, MaxDepth, R0),
+        (   nb_current('$pt_depth_hit', true)
+        ->  R = depth_limit_exceeded
+        ;   R = R0
+        )
+    ;   nb_current('$pt_depth_hit', true),
+        R = depth_limit_exceeded
+    ).
 
 outcome(E, State, Count, Outcome) :-
     var(E),
@@ -1594,6 +1634,7 @@ stream_close(_Stream).
 encode_answer(M, Bindings, Template, Lines, answer(json(Pairs), Residuals, Line)) :-
     pairs_keys(Bindings, Names),
     copy_term(Template, Copy0, Residue),
+    check_depth(Residue),               % written below (harness_guard.pl)
     factorize(Copy0, Copy),
     (   Residue == [], Lines \== true
     ->  Residuals = [], Line = ""

@@ -40,6 +40,9 @@
 */
 
 :- set_module(prologtool_guard:base(prologtool_libraries)).
+:- use_module(library(memfile)).
+:- use_module(library(terms), [term_size/2]).
+:- use_module(library(occurs), [sub_term/2]).
 
 %!  guarded(?Head) is nondet.
 %
@@ -100,6 +103,12 @@ guarded(write_term(_, _, _)).
 guarded(portray_clause(_)).
 guarded(portray_clause(_, _)).
 guarded(print_message(_, _)).
+guarded(print_message_lines(_, _, _)).
+guarded(read(_)).
+guarded(read(_, _)).
+guarded(read_term(_, _)).
+guarded(read_term(_, _, _)).
+guarded(read_clause(_, _, _)).
 guarded(format(_)).
 guarded(format(_, _)).
 guarded(format(_, _, _)).
@@ -125,6 +134,20 @@ guarded(shell).
 guarded(shell(_)).
 guarded(shell(_, _)).
 guarded(downcase_atom(_, _)).
+guarded(normalize_space(_, _)).
+guarded(sformat(_, _)).
+guarded(sformat(_, _, _)).
+guarded(seen).
+guarded(close(_)).
+guarded(close(_, _)).
+guarded(open(_, _, _)).
+guarded(open(_, _, _, _)).
+guarded(open_string(_, _)).
+guarded(open_null_stream(_)).
+guarded(tmp_file_stream(_, _, _)).
+guarded(engine_create(_, _, _)).
+guarded(engine_create(_, _, _, _)).
+guarded(call_with_depth_limit(_, _, _)).
 
 %!  guarded_name(+Name) is semidet.
 %
@@ -266,6 +289,8 @@ safe_builtin(Builtin, Called) :-
     ->  Called = [Goal, Recovery]
     ;   Builtin = catch_with_backtrace(Goal, _, Recovery)
     ->  Called = [Goal, Recovery]
+    ;   Builtin = call_with_depth_limit(Goal, _, _)
+    ->  Called = [Goal]
     ).
 
                  /*******************************
@@ -511,6 +536,35 @@ prologtool_guard:(portray_clause(S, T) :-
     prologtool_harness:check_depth(T), context_module(M), @(listing:portray_clause(S, T), M)).
 prologtool_guard:(print_message(Kind, T) :-
     prologtool_harness:check_depth(T), context_module(M), @(system:print_message(Kind, T), M)).
+%   Message lines are written as they are, not translated: the message
+%   hook below never sees them.
+prologtool_guard:(print_message_lines(S, Prefix, Lines) :-
+    prologtool_harness:check_depth(Lines), context_module(M),
+    @(system:print_message_lines(S, Prefix, Lines), M)).
+
+%   Every message that SWI-Prolog translates to text (print_message/2
+%   from any library, message_to_string/2, assertion/1's report of its
+%   goal, the toplevel's own) is translated by '$messages' through this
+%   hook first: a message nested deeper than the limit is shown as a
+%   line saying so, and never reaches the writer. print_message/2 keeps
+%   its guard above because a session asks for it and gets the error,
+%   where a library printing a message must not fail.
+:- multifile prolog:message//1.
+prolog:message(Term) -->
+    { \+ prologtool_harness:depth_ok(Term),
+      prologtool_harness:term_depth_limit(Limit)
+    },
+    [ 'A message nested more than ~D levels deep (not printed)'-[Limit] ].
+
+%   library(debug) translates its own assertion_failed message before the
+%   hook above is asked (it was loaded first), and prints the goal:
+%   assertion/1 of a goal nested too deep is a resource error instead.
+:- multifile prolog:assertion_failed/2.
+:- dynamic prolog:assertion_failed/2.
+prolog:assertion_failed(_Reason, Goal) :-
+    \+ prologtool_harness:depth_ok(Goal),
+    prologtool_harness:term_depth_limit(Limit),
+    prologtool_harness:too_deep(Limit).
 
 prologtool_guard:(format(Format) :-
     context_module(M),
@@ -538,30 +592,65 @@ prologtool_guard:(term_to_atom(Term, Atom) :-
         @(system:term_string(Term, String), M),
         prologtool_harness:checked_atom(Atom, String)
     ;   prologtool_harness:check_text_depth(Atom),
-        @(system:term_to_atom(Term, Atom), M)
+        @(system:term_to_atom(Term, Atom), M),
+        prologtool_harness:check_read_atoms(Atom, Term)
     )).
 prologtool_guard:(term_string(Term, String) :-
     context_module(M),
     (   var(String)
-    ->  prologtool_harness:check_depth(Term)
-    ;   prologtool_harness:check_text_depth(String)
-    ),
-    @(system:term_string(Term, String), M)).
+    ->  prologtool_harness:check_depth(Term),
+        @(system:term_string(Term, String), M)
+    ;   prologtool_harness:check_text_depth(String),
+        @(system:term_string(Term, String), M),
+        prologtool_harness:check_read_atoms(String, Term)
+    )).
 prologtool_guard:(term_string(Term, String, Options) :-
     context_module(M),
     (   var(String)
-    ->  prologtool_harness:check_depth(Term)
-    ;   prologtool_harness:check_text_depth(String)
-    ),
-    @(system:term_string(Term, String, Options), M)).
+    ->  prologtool_harness:check_depth(Term),
+        @(system:term_string(Term, String, Options), M)
+    ;   prologtool_harness:check_text_depth(String),
+        @(system:term_string(Term, String, Options), M),
+        prologtool_harness:check_read_atoms(String, Term)
+    )).
 prologtool_guard:(atom_to_term(Atom, Term, Bindings) :-
     prologtool_harness:check_text_depth(Atom),
     context_module(M),
-    @(system:atom_to_term(Atom, Term, Bindings), M)).
+    @(system:atom_to_term(Atom, Term, Bindings), M),
+    prologtool_harness:check_read_atoms(Atom, Term)).
 prologtool_guard:(read_term_from_atom(Atom, Term, Options) :-
     prologtool_harness:check_text_depth(Atom),
     context_module(M),
-    @(system:read_term_from_atom(Atom, Term, Options), M)).
+    @(system:read_term_from_atom(Atom, Term, Options), M),
+    prologtool_harness:check_read_atoms(Atom, Term)).
+
+%   Reading from a stream: the text of the next term is read raw first
+%   ('$raw_read'/2 scans to the full stop in a loop, without parsing),
+%   its brackets counted, and only then parsed, from that text. A term's
+%   positions (term_position/1, subterm_positions/1 options) are then
+%   relative to its own text.
+:- module_transparent
+    prologtool_guard:read/1, prologtool_guard:read/2,
+    prologtool_guard:read_term/2, prologtool_guard:read_term/3,
+    prologtool_guard:read_clause/3.
+
+prologtool_guard:(read(Term) :-
+    context_module(M),
+    current_input(S),
+    prologtool_harness:checked_read(M, S, Term, [])).
+prologtool_guard:(read(Stream, Term) :-
+    context_module(M),
+    prologtool_harness:checked_read(M, Stream, Term, [])).
+prologtool_guard:(read_term(Term, Options) :-
+    context_module(M),
+    current_input(S),
+    prologtool_harness:checked_read(M, S, Term, Options)).
+prologtool_guard:(read_term(Stream, Term, Options) :-
+    context_module(M),
+    prologtool_harness:checked_read(M, Stream, Term, Options)).
+prologtool_guard:(read_clause(Stream, Term, Options) :-
+    context_module(M),
+    prologtool_harness:checked_read(M, Stream, Term, Options)).
 
                  /*******************************
                  *             ATOMS            *
@@ -615,6 +704,105 @@ prologtool_guard:upcase_atom(Text, Atom) :-
 prologtool_guard:downcase_atom(Text, Atom) :-
     (   atomic(Text) -> prologtool_harness:check_atom_length([Text], 0) ; true ),
     system:downcase_atom(Text, Atom).
+%   The normalised text is never longer than the input text.
+prologtool_guard:normalize_space(Out, Input) :-
+    (   nonvar(Out), Out = atom(_)
+    ->  (   atomic(Input)
+        ->  prologtool_harness:check_atom_length([Input], 0)
+        ;   prologtool_harness:check_list_length(Input)
+        )
+    ;   true
+    ),
+    system:normalize_space(Out, Input).
+
+%   sformat/2,3 (library(backcomp)) would call system's format/3 from its
+%   library, past the guard: they are the guarded format/3 into a string.
+:- module_transparent
+    prologtool_guard:sformat/2, prologtool_guard:sformat/3.
+prologtool_guard:(sformat(String, Format) :-
+    context_module(M),
+    @(prologtool_guard:format(string(String), Format, []), M)).
+prologtool_guard:(sformat(String, Format, Args) :-
+    context_module(M),
+    @(prologtool_guard:format(string(String), Format, Args), M)).
+
+                 /*******************************
+                 *       STANDARD STREAMS       *
+                 *******************************/
+
+%   A session never closes a standard stream (user_input, user_output,
+%   user_error, or a stream holding one of those aliases): closing is a
+%   no-op for them, as ISO says. SWI-Prolog puts the process's own
+%   standard input back in place of a closed user_input (seen/0 after
+%   the harness made user_input an empty stream): every later read/1, in
+%   every session served by that thread, would read the JVM's standard
+%   input (the MCP server's protocol stream) or the child's protocol
+%   stream. user_output and user_error are the harness's capture stream
+%   while a goal runs.
+prologtool_guard:seen :-
+    current_input(S),
+    (   prologtool_harness:standard_stream(S)
+    ->  true
+    ;   system:seen
+    ).
+prologtool_guard:close(S) :-
+    (   prologtool_harness:standard_stream(S)
+    ->  true
+    ;   system:close(S)
+    ).
+prologtool_guard:close(S, Options) :-
+    (   prologtool_harness:standard_stream(S)
+    ->  true
+    ;   system:close(S, Options)
+    ).
+
+%   Streams a session opens are its own: at most max_open_streams of them
+%   are open at once (resource_error(streams)), and closing the session
+%   closes every one still open, so a session that never closes its
+%   streams does not run the process out of file descriptors.
+:- module_transparent
+    prologtool_guard:open/3, prologtool_guard:open/4,
+    prologtool_guard:open_string/2, prologtool_guard:open_null_stream/1,
+    prologtool_guard:tmp_file_stream/3.
+prologtool_guard:(open(Source, Mode, Stream) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:open(Source, Mode, Stream, []), Stream)).
+prologtool_guard:(open(Source, Mode, Stream, Options) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:open(Source, Mode, Stream, Options), Stream)).
+prologtool_guard:(open_string(Text, Stream) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:open_string(Text, Stream), Stream)).
+prologtool_guard:(open_null_stream(Stream) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:open_null_stream(Stream), Stream)).
+prologtool_guard:(tmp_file_stream(Encoding, File, Stream) :-
+    context_module(M),
+    prologtool_harness:session_stream(M, system:tmp_file_stream(Encoding, File, Stream), Stream)).
+
+                 /*******************************
+                 *      ENGINES, NESTED LIMITS  *
+                 *******************************/
+
+%   An engine runs its goal outside the request's time limit and
+%   inference backstop: SWI-Prolog 9.0.4 delivers no signal into an
+%   engine, and an engine kept in a global variable runs on after its
+%   session closed. Refused in every session.
+:- module_transparent
+    prologtool_guard:engine_create/3, prologtool_guard:engine_create/4.
+prologtool_guard:(engine_create(Template, Goal, Engine) :-
+    context_module(M),
+    prologtool_harness:refuse_engine(M, engine_create(Template, Goal, Engine))).
+prologtool_guard:(engine_create(Template, Goal, Engine, Options) :-
+    context_module(M),
+    prologtool_harness:refuse_engine(M, engine_create(Template, Goal, Engine, Options))).
+
+%   A nested call_with_depth_limit/3 never goes deeper than the request's
+%   own depth limit (SWI-Prolog sets the new limit as it is asked,
+%   lifting the outer one).
+:- meta_predicate prologtool_guard:call_with_depth_limit(0, +, -).
+prologtool_guard:call_with_depth_limit(Goal, Limit, Result) :-
+    prologtool_harness:session_depth_limit(Goal, Limit, Result).
 
                  /*******************************
                  *    THE HARNESS SIDE: CHECKS  *
@@ -641,12 +829,21 @@ reentry_limit(200).
 %   length does not (the C code walks list tails in a loop). A term with
 %   fewer cells than the limit cannot be that deep, which spares the walk
 %   for almost every term.
+%
+%   A cyclic term is measured, not exempted: SWI-Prolog's writer writes
+%   it from its factorisation ('$factorize_term'/3, which is iterative in
+%   C: the skeleton, and a substitution for each cyclic or shared
+%   subterm), and a deep acyclic part beside a cycle reaches the C writer
+%   all the same. See cyclic_depth_within/2.
 check_depth(Term) :-
     term_depth_limit(Limit),
     (   \+ compound(Term)
     ->  true
     ;   \+ acyclic_term(Term)
-    ->  true                        % written as its factorisation
+    ->  (   cyclic_depth_within(Term, Limit)
+        ->  true
+        ;   too_deep(Limit)
+        )
     ;   term_size(Term, Size),
         Size =< Limit
     ->  true
@@ -654,6 +851,172 @@ check_depth(Term) :-
     ->  true
     ;   too_deep(Limit)
     ).
+
+%!  cyclic_depth_within(@Term, +Limit) is semidet.
+%
+%   The cyclic Term, unfolded as far as the writer unfolds it, is nested
+%   at most Limit deep. Its factorisation is a skeleton and substitutions
+%   V = Value, each Value an acyclic term that names other substitutions'
+%   variables (a cycle names its own). Each such variable is bound to a
+%   marker '$pt_factor'(I, Memo) (Memo a term of this call only, so no
+%   term of the session can pass for a marker), and the depth of a
+%   marker is the depth of its Value, worked out once (memo) and counted
+%   0 while it is being worked out (a cycle, which the writer does not
+%   unfold). So the walk is the longest path through the factorisation:
+%   a bound on what the writer recurses on. Every walk stops at Limit,
+%   and each piece is an acyclic term, so the check itself is bounded.
+cyclic_depth_within(Term, Limit) :-
+    \+ \+ ( '$factorize_term'(Term, Skeleton, Substitutions),
+            length(Substitutions, N),
+            functor(Memo, memo, N),
+            bind_factors(Substitutions, 1, Memo, Values),
+            Values1 =.. [values|Values],
+            Cap is Limit + 1,
+            capped_depth(Skeleton, Cap, Memo, Values1, Depth),
+            Depth =< Limit
+          ).
+
+bind_factors([], _, _, []).
+bind_factors([V=Value|Subs], I, Memo, [Value|Values]) :-
+    V = '$pt_factor'(I, Memo),
+    I1 is I + 1,
+    bind_factors(Subs, I1, Memo, Values).
+
+%   capped_depth(+Term, +Cap, +Memo, +Values, -Depth): the depth of Term
+%   (as the writer nests it), or Cap if it is Cap or more.
+capped_depth(Term, Cap, Memo, Values, Depth) :-
+    (   \+ compound(Term)
+    ->  Depth = 0
+    ;   Term = '$pt_factor'(I, M),
+        M == Memo
+    ->  factor_depth(I, Cap, Memo, Values, Depth)
+    ;   Cap1 is Cap - 1,
+        (   Term = [_|_]
+        ->  list_depth(Term, Cap1, Memo, Values, 0, D)
+        ;   compound_name_arity(Term, _, Arity),
+            args_depth(1, Arity, Term, Cap1, Memo, Values, 0, D)
+        ),
+        Depth is min(Cap, D + 1)
+    ).
+
+factor_depth(I, Cap, Memo, Values, Depth) :-
+    arg(I, Memo, Known),
+    (   integer(Known)
+    ->  Depth = Known                   % 0 while being worked out (a cycle)
+    ;   nb_setarg(I, Memo, 0),          % a cycle through it adds nothing
+        arg(I, Values, Value),
+        capped_depth(Value, Cap, Memo, Values, D0),
+        nb_setarg(I, Memo, D0),
+        Depth = D0
+    ).
+
+list_depth(List, Cap, Memo, Values, D0, D) :-
+    (   D0 >= Cap
+    ->  D = D0
+    ;   List = [H|T],
+        \+ ( List = '$pt_factor'(_, M), M == Memo )
+    ->  capped_depth(H, Cap, Memo, Values, DH),
+        D1 is max(D0, DH),
+        list_depth(T, Cap, Memo, Values, D1, D)
+    ;   capped_depth(List, Cap, Memo, Values, DT),       % the tail
+        D is max(D0, DT)
+    ).
+
+args_depth(I, Arity, Term, Cap, Memo, Values, D0, D) :-
+    (   ( I > Arity ; D0 >= Cap )
+    ->  D = D0
+    ;   arg(I, Term, Arg),
+        capped_depth(Arg, Cap, Memo, Values, DA),
+        D1 is max(D0, DA),
+        I1 is I + 1,
+        args_depth(I1, Arity, Term, Cap, Memo, Values, D1, D)
+    ).
+
+%!  session_stream(+Module, :Open, -Stream) is det.
+%
+%   Run Open, which opens Stream, for session Module: refused when the
+%   session has as many streams open as it may; recorded so that
+%   closing the session closes it.
+session_stream(M, Open, Stream) :-
+    (   session(M, Opts),
+        get_dict(max_open_streams, Opts, Max), integer(Max)
+    ->  true
+    ;   Max = 64
+    ),
+    with_mutex(prologtool_streams, prune_session_streams(M, Open0)),
+    (   Open0 >= Max
+    ->  format(atom(Why), 'the session has ~D streams open, as many as it may (close some)', [Open0]),
+        throw(error(resource_error(streams), context(_, Why)))
+    ;   true
+    ),
+    call(Open),
+    (   session(M, _)
+    ->  assertz(session_stream_(M, Stream))
+    ;   true
+    ).
+
+:- dynamic session_stream_/2.           % Module, Stream
+
+%   prune_session_streams(+M, -Open): forget the streams of M that were
+%   closed since; Open is how many are still open.
+prune_session_streams(M, Open) :-
+    findall(S, session_stream_(M, S), Ss),
+    partition(is_stream, Ss, Live, Closed),
+    forall(member(S, Closed), retractall(session_stream_(M, S))),
+    length(Live, Open).
+
+close_session_streams(M) :-
+    forall(retract(session_stream_(M, S)),
+           (   is_stream(S)
+           ->  catch(close(S, [force(true)]), _, true)
+           ;   true
+           )).
+
+%!  standard_stream(+Stream) is semidet.
+%
+%   Stream (a handle or an alias) is, or holds the alias of, one of the
+%   standard streams.
+standard_stream(S) :-
+    (   atom(S)
+    ->  memberchk(S, [user_input, user_output, user_error])
+    ;   catch(stream_property(S, alias(A)), _, fail),
+        memberchk(A, [user_input, user_output, user_error])
+    ->  true
+    ).
+
+refuse_engine(M, Goal) :-
+    (   sandboxed_session(M)
+    ->  refuse(Goal, 'engines run outside the time limit of the request')
+    ;   throw(error(permission_error(create, engine, Goal),
+                    context(_, 'engines run outside the time limit and inference limit of the request (SWI-Prolog 9.0.4 delivers no signal into an engine), so a session may not create one')))
+    ).
+
+%!  session_depth_limit(:Goal, +Limit, -Result) is nondet.
+%
+%   call_with_depth_limit/3 inside a request: the limit is cut to what
+%   the request's depth limit leaves at this level ('$pt_depth_cap', set
+%   by depth_limited/3 as the level where the request's limit strikes).
+%   When the cut limit is what was exceeded, '$pt_depth_hit' tells the
+%   request, which reports depth_exceeded as for its own limit.
+session_depth_limit(Goal, Limit, Result) :-
+    (   integer(Limit),
+        nb_current('$pt_depth_cap', Cap),
+        integer(Cap),
+        prolog_current_frame(F),
+        prolog_frame_attribute(F, level, Level),
+        Left is max(1, Cap - Level),
+        Left < Limit
+    ->  system:call_with_depth_limit(Goal, Left, Result),
+        (   Result == depth_limit_exceeded
+        ->  nb_setval('$pt_depth_hit', true)
+        ;   true
+        )
+    ;   system:call_with_depth_limit(Goal, Limit, Result)
+    ).
+
+%!  depth_ok(@Term) is semidet.
+depth_ok(Term) :-
+    catch(check_depth(Term), error(resource_error(term_depth), _), fail).
 
 too_deep(Limit) :-
     format(atom(Why), 'the term is nested more than ~D levels deep', [Limit]),
@@ -703,33 +1066,58 @@ check_text_depth(Text) :-
     ).
 
 %   text_nesting_exceeds(+Text, -Offset): the brackets of Text nest
-%   deeper than the limit; Offset is where (in characters).
+%   deeper than the limit; Offset is where (in characters). Text of up to
+%   a megabyte is first split at its opening brackets (in C): with no
+%   more of them than the limit it is not walked. Longer text is walked
+%   directly, 4,096 characters at a time, so that the walk never holds
+%   more than one chunk's codes (splitting 3,000,000 brackets would take
+%   more than a small stack limit; string_code/3 on a long string costs
+%   time in proportion to its length).
 text_nesting_exceeds(Text, Offset) :-
     atomic(Text),
     term_depth_limit(Limit),
-    (   catch(split_string(Text, "([{", "", Parts),   % refuses a lone surrogate
+    atom_length(Text, Length),
+    Length > Limit,
+    (   Length =< 1_000_000,
+        catch(split_string(Text, "([{", "", Parts),   % refuses a lone surrogate
               error(representation_error(_), _), fail)
     ->  length(Parts, N),
         N > Limit + 1                   % N - 1 opening brackets
     ;   true
     ),
-    string_codes(Text, Codes),
-    nesting_exceeds(Codes, 0, Limit, 0, Offset).
+    text_chunks_exceed(Text, 0, Length, 0, Limit, Offset).
 
-nesting_exceeds([C|Cs], Depth, Limit, I, Offset) :-
+text_chunks_exceed(Text, Start, Length, Depth0, Limit, Offset) :-
+    Start < Length,
+    N is min(4096, Length - Start),
+    sub_string(Text, Start, N, _, Chunk),
+    string_codes(Chunk, Codes),
+    nesting(Codes, Depth0, Limit, Start, Result),
+    (   Result = exceeded(Offset0)
+    ->  Offset = Offset0
+    ;   Result = depth(Depth),
+        Next is Start + N,
+        text_chunks_exceed(Text, Next, Length, Depth, Limit, Offset)
+    ).
+
+%   nesting(+Codes, +Depth0, +Limit, +I, -Result): Result is
+%   exceeded(Offset) when the brackets pass Limit at Offset, else
+%   depth(Depth), the nesting after Codes.
+nesting([], Depth, _, _, depth(Depth)).
+nesting([C|Cs], Depth0, Limit, I, Result) :-
     (   opening(C)
-    ->  D is Depth + 1,
+    ->  D is Depth0 + 1,
         (   D > Limit
-        ->  Offset = I
+        ->  Result = exceeded(I)
         ;   I1 is I + 1,
-            nesting_exceeds(Cs, D, Limit, I1, Offset)
+            nesting(Cs, D, Limit, I1, Result)
         )
     ;   closing(C)
-    ->  D is max(0, Depth - 1),
+    ->  D is max(0, Depth0 - 1),
         I1 is I + 1,
-        nesting_exceeds(Cs, D, Limit, I1, Offset)
+        nesting(Cs, D, Limit, I1, Result)
     ;   I1 is I + 1,
-        nesting_exceeds(Cs, Depth, Limit, I1, Offset)
+        nesting(Cs, Depth0, Limit, I1, Result)
     ).
 
 opening(0'().
@@ -738,6 +1126,42 @@ opening(0'{).
 closing(0')).
 closing(0']).
 closing(0'}).
+
+%!  checked_read(+Module, +Stream, -Term, +Options) is det.
+%
+%   read_term/3 in Module, with the text of the term checked for depth
+%   (check_text_depth/1) and for atoms that are too long before and after
+%   it is parsed.
+checked_read(M, Stream, Term, Options) :-
+    '$raw_read'(Stream, Raw),
+    check_text_depth(Raw),
+    (   Raw == end_of_file
+    ->  Text = "end_of_file ."
+    ;   atom_concat(Raw, ' .', Text)
+    ),
+    setup_call_cleanup(open_string(Text, In),
+                       @(system:read_term(In, Term0, Options), M),
+                       close(In)),
+    check_read_atoms(Raw, Term0),
+    Term = Term0.
+
+%!  check_read_atoms(+Text, @Term) is det.
+%
+%   Term was read from Text: throw resource_error(atom_length) if it
+%   holds an atom longer than the session allows. The reader makes the
+%   atoms it reads as it goes, so this checks what it made (an atom
+%   with no other reference goes with the next atom garbage collection);
+%   text shorter than the limit cannot hold a longer atom and is not
+%   walked.
+check_read_atoms(Text, Term) :-
+    max_atom_chars(Max),
+    (   atomic(Text),
+        atom_length(Text, Length),
+        Length > Max
+    ->  forall(( sub_term(A, Term), atom(A) ),
+               check_atom_length([A], 0))
+    ;   true
+    ).
 
 %!  reentering(:Goal) is semidet.
 %
@@ -760,17 +1184,96 @@ reentering(Goal) :-
 
 %!  to_sink(+Sink, -Out, :Goal) is semidet.
 %
-%   Run Goal writing to Out: Sink itself, except that an atom(A) sink is
-%   written as a string first, so that an atom longer than the limit is
-%   refused before it exists.
+%   Run Goal writing to Out. A stream (or alias) is written as it is. A
+%   sink in memory (atom(A), string(S), codes(Cs), codes(Cs, Tail),
+%   chars(Cs), chars(Cs, Tail)) is written through a stream of the
+%   harness's own (library(prolog_stream)) that counts what goes through
+%   it and throws resource_error as soon as the text grows past the
+%   session's bound, into a memory file: SWI-Prolog's own memory sinks
+%   grow in C, without a limit and without running Prolog (so without
+%   noticing a time limit), until the goal is done. An atom sink's bound
+%   is the session's atom length (so an atom longer than that is never
+%   made), any other sink's the larger of that and an eighth of the
+%   stack limit (the text has to fit on the stacks once it is done).
+%   Each chunk of output runs Prolog, so a time limit strikes inside a
+%   C loop such as format's ~*c. About 10 us per sink.
 :- meta_predicate to_sink(+, -, 0).
 to_sink(Sink, Out, Goal) :-
-    (   nonvar(Sink), Sink = atom(Atom)
-    ->  Out = string(String),
-        once(Goal),
-        checked_atom(Atom, String)
+    (   nonvar(Sink),
+        memory_sink(Sink, Kind)
+    ->  sink_bound(Kind, Max),
+        new_memory_file(MF),
+        setup_call_cleanup(
+            true,
+            ( setup_call_cleanup(
+                  ( open_memory_file(MF, write, Mem),
+                    open_prolog_stream(prologtool_sink, write, Out, []),
+                    assertz(sink_(Out, Mem, Kind, Max)) ),
+                  ( once(Goal), flush_output(Out) ),
+                  ( retractall(sink_(Out, _, _, _)),
+                    close(Out, [force(true)]),
+                    close(Mem) )),
+              sink_result(Sink, MF) ),
+            free_memory_file(MF))
     ;   Out = Sink,
         once(Goal)
+    ).
+
+memory_sink(atom(_), atom).
+memory_sink(string(_), text).
+memory_sink(codes(_), text).
+memory_sink(codes(_, _), text).
+memory_sink(chars(_), text).
+memory_sink(chars(_, _), text).
+
+sink_bound(atom, Max) :-
+    max_atom_chars(Max).
+sink_bound(text, Max) :-
+    max_atom_chars(MaxAtom),
+    current_prolog_flag(stack_limit, Stack),
+    Max is max(MaxAtom, Stack // 8).
+
+sink_result(atom(A), MF) :-
+    memory_file_to_atom(MF, A).
+sink_result(string(S), MF) :-
+    memory_file_to_string(MF, S).
+sink_result(codes(Cs), MF) :-
+    memory_file_to_codes(MF, Cs).
+sink_result(codes(Cs, Tail), MF) :-
+    memory_file_to_codes(MF, Cs0),
+    append(Cs0, Tail, Cs).
+sink_result(chars(Cs), MF) :-
+    memory_file_to_codes(MF, Codes),
+    maplist(char_code, Cs, Codes).
+sink_result(chars(Cs, Tail), MF) :-
+    memory_file_to_codes(MF, Codes),
+    maplist(char_code, Cs0, Codes),
+    append(Cs0, Tail, Cs).
+
+:- thread_local sink_/4.                % Stream, MemoryStream, Kind, Max
+
+%   The sink stream's callbacks (library(prolog_stream)). Once the bound
+%   is passed the stream forgets its sink, so that flushing it when it is
+%   closed does not throw again.
+prologtool_sink:stream_write(Stream, String) :-
+    prologtool_harness:sink_write(Stream, String).
+prologtool_sink:stream_close(_).
+
+sink_write(Stream, String) :-
+    (   sink_(Stream, Mem, Kind, Max)
+    ->  character_count(Mem, N0),
+        string_length(String, Len),
+        (   N0 + Len =< Max
+        ->  write(Mem, String)
+        ;   retractall(sink_(Stream, _, _, _)),
+            (   Kind == atom
+            ->  format(atom(Why), 'an atom of more than ~D characters is longer than this session allows', [Max]),
+                throw(error(resource_error(atom_length), context(_, Why)))
+            ;   format(atom(Why), 'text of more than ~D characters written to memory is more than this session allows', [Max]),
+                throw(error(resource_error(text_length), context(_, Why)))
+            )
+        )
+    ;   true
     ).
 
 %!  checked_atom(?Atom, +String) is semidet.
@@ -1027,6 +1530,7 @@ thread_ended_by(Id, Until, Wait) :-
 
 %   What a session leaves in the harness's own stores when it closes.
 forget_session_state(M) :-
+    close_session_streams(M),
     retractall(session_global(M, _, _)),
     retractall(session_flag_value(M, _, _)),
     forall(retract(session_record_key_(M, Scoped)),

@@ -1,6 +1,7 @@
 package io.prologtool.conformance;
 
 import io.prologtool.ConsultResult;
+import io.prologtool.GoalRequest;
 import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologBackend;
@@ -66,6 +67,8 @@ public final class HostileCode {
     private static final Duration LIMIT = Duration.ofSeconds(1);
     /** The time limit of an attack that is not: long enough that a loaded machine never turns it into a timeout. */
     private static final Duration ROOMY = Duration.ofSeconds(15);
+    /** The time limit of building and checking a term 3,000,000 deep on a loaded machine. */
+    private static final Duration DEEP_ROOM = Duration.ofSeconds(40);
 
     private final PrologBackend backend;
     private final List<String> failures = new ArrayList<>();
@@ -101,6 +104,15 @@ public final class HostileCode {
                     h.limit = ROOMY;
                     h.atomFlood();
                 }
+                case "deep-writers" -> {
+                    h.limit = DEEP_ROOM;
+                    h.deepWriters();
+                }
+                case "budgets" -> {
+                    h.limit = ROOMY;
+                    h.budgets();
+                }
+                case "budget-cycles" -> h.budgetCycles(Integer.getInteger("prologtool.cycles", 200));
                 default -> throw new IllegalArgumentException("no attack class " + args[1]);
             }
             status = h.failures.isEmpty() ? 0 : 1;
@@ -140,6 +152,260 @@ public final class HostileCode {
         goalVariant("with_output_to nested 100,000 deep", false,
                 "r(0) :- !.\nr(N) :- N1 is N - 1, with_output_to(string(_), r(N1)).\n", "r(100000)",
                 kind("resource_error"));
+    }
+
+    /** deep(N, T): T nested N deep, built in a loop (g(T, x): the writer recurses on a first argument). */
+    private static final String DEEP = "deep(0, z) :- !.\ndeep(N, g(T, x)) :- N1 is N - 1, deep(N1, T).\n";
+    /** A depth limit that building a term 3,000,000 deep (or a list that long) stays within. */
+    private static final long DEEP_ENOUGH = 100_000_000L;
+
+    /**
+     * Every way into SWI-Prolog's C writer and reader that recurses on term depth: a term 3,000,000 deep
+     * with a cyclic sibling (measured, not exempted, by the depth check), residual constraints, messages,
+     * assertion/1, message lines, and reading nested brackets from a stream. Each is a resource error on
+     * both backends; on the in-process backend each would otherwise overflow a JVM thread's C stack.
+     */
+    private void deepWriters() {
+        String cyclic = "deep(3000000, _T), _X = c(_X, _T)";
+        for (boolean sandboxed : new boolean[]{false, true}) {
+            String tag = sandboxed ? " (sandboxed)" : "";
+            Predicate<GoalResult> refused = sandboxed ? kindIn("resource_error", "sandbox_violation") : kind("resource_error");
+            goalVariant("write/1 of a 3,000,000 deep term with a cyclic sibling" + tag, sandboxed, DEEP,
+                    cyclic + ", write(_X)", kind("resource_error"), "", null, DEEP_ENOUGH);
+            goalVariant("format/2 of a 3,000,000 deep term with a cyclic sibling" + tag, sandboxed, DEEP,
+                    cyclic + ", format(\"~w~n\", [_X])", kind("resource_error"), "", null, DEEP_ENOUGH);
+            goalVariant("print_message/2 of a 3,000,000 deep term with a cyclic sibling" + tag, sandboxed, DEEP,
+                    cyclic + ", print_message(error, format(\"~w\", [_X]))", kind("resource_error"), "", null, DEEP_ENOUGH);
+            goalVariant("an answer 3,000,000 deep with a cyclic sibling" + tag, sandboxed, DEEP,
+                    "deep(3000000, T), X = c(X, T)", kind("resource_error"), "", null, DEEP_ENOUGH);
+            goalVariant("a dif/2 residual 300,000 deep" + tag, sandboxed, DEEP, "deep(300000, _T), dif(Y, _T)",
+                    kind("resource_error"));
+            goalVariant("a freeze/2 residual 300,000 deep" + tag, sandboxed, DEEP,
+                    "deep(300000, _T), freeze(Y, _T = Y)", kind("resource_error"));
+            goalVariant("message_to_string/2 of a 300,000 deep term" + tag, sandboxed, DEEP,
+                    "deep(300000, _T), message_to_string(format(\"~w\", [_T]), S), sub_string(S, _, _, _, \"not printed\")",
+                    sandboxed ? r -> r.outcome() == Outcome.SUCCESS || kind("sandbox_violation").test(r)
+                              : r -> r.outcome() == Outcome.SUCCESS);
+            goalVariant("assertion/1 of a 300,000 deep goal" + tag, sandboxed, DEEP,
+                    "deep(300000, _T), assertion(_T == x)", refused);
+            goalVariant("print_message_lines/3 of a 300,000 deep term" + tag, sandboxed, DEEP,
+                    "deep(300000, _T), print_message_lines(user_error, '', ['~w'-[_T]])", refused);
+            goalVariant("read/2 of 3,000,000 nested brackets from a string stream" + tag, sandboxed, "",
+                    "length(_L, 3000000), maplist(=(0'[), _L), string_codes(_S0, _L), string_concat(_S0, \"a.\", _S), "
+                            + "open_string(_S, In), read(In, _)", refused, "", null, DEEP_ENOUGH);
+            goalVariant("read_term/3 of 3,000,000 nested brackets from a string stream" + tag, sandboxed, "",
+                    "length(_L, 3000000), maplist(=(0'(), _L), string_codes(_S0, _L), string_concat(_S0, \"a.\", _S), "
+                            + "open_string(_S, In), read_term(In, _, [])", refused, "", null, DEEP_ENOUGH);
+        }
+        goalVariant("read/2 from a string stream still reads", false, "",
+                "open_string(\"f(X, 'a b'). g.\", In), read_term(In, T, [variable_names(V)]), read(In, U), read(In, E), "
+                        + "T = f(Y, 'a b'), V = ['X' = Y], U == g, E == end_of_file",
+                r -> r.outcome() == Outcome.SUCCESS);
+    }
+
+    /**
+     * What a session allocates is bounded by its own budgets and given back when it closes: text in
+     * memory sinks (stopped as it grows), atoms read or built from text, tables, engines (refused),
+     * standard input (always an empty stream of the session's own), nested depth and inference limits.
+     */
+    private void budgets() {
+        for (boolean sandboxed : new boolean[]{false, true}) {
+            String tag = sandboxed ? " (sandboxed)" : "";
+            boundedTimeVariant("format(string(S), \"~*c\", [1000000000, 0'x]) under a 1 s limit" + tag, sandboxed,
+                    "format(string(_), \"~*c\", [1000000000, 0'x])");
+            boundedTimeVariant("with_output_to(string(S), endless writes) under a 1 s limit" + tag, sandboxed,
+                    "with_output_to(string(_), (repeat, write(xxxxxxxxxxxxxxxx), fail))");
+            String hugeQuoted = "format(string(Txt), \"'~*c'\", [2000000, 0'a])";
+            goalVariant("term_string/2 reading a 2,000,000-character atom" + tag, sandboxed, "",
+                    hugeQuoted + ", term_string(_, Txt)", kind("resource_error"));
+            goalVariant("term_to_atom/2 reading a 2,000,000-character atom" + tag, sandboxed, "",
+                    hugeQuoted + ", term_to_atom(_, Txt)", kind("resource_error"));
+            goalVariant("atom_to_term/3 reading a 2,000,000-character atom" + tag, sandboxed, "",
+                    hugeQuoted + ", atom_to_term(Txt, _, _)", kind("resource_error"));
+            goalVariant("normalize_space(atom(A), _) of 2,000,000 characters" + tag, sandboxed, "",
+                    "format(string(S), \"~*c\", [2000000, 0'a]), normalize_space(atom(_), S)", kind("resource_error"));
+            goalVariant("tables past the session's table space" + tag, sandboxed,
+                    ":- table p/1.\np(X) :- between(1, 5000000, X).\n", "aggregate_all(count, p(_), _)",
+                    kind("resource_error"), "", SessionOptions.builder().sandboxed(sandboxed)
+                            .tableSpaceBytes(16L << 20).build());
+            goalVariant("engine_create/3 refused" + tag, sandboxed, "",
+                    "engine_create(X, member(X, [1, 2]), E), engine_next(E, _)",
+                    sandboxed ? kind("sandbox_violation") : kind("permission_error"));
+            goalVariant("nested call_with_depth_limit/3 cannot lift maxDepth" + tag, sandboxed,
+                    "d(0) :- !.\nd(N) :- N1 is N - 1, d(N1), true.\n",
+                    "call_with_depth_limit(d(5000), 1000000, R), integer(R)",
+                    r -> r.outcome() == Outcome.DEPTH_EXCEEDED, "", null, 1000);
+            goalVariantWith("nested call_with_inference_limit/3 cannot lift maxInferences" + tag, sandboxed, "",
+                    "call_with_inference_limit((between(1, 10000000, _), fail ; true), 100000000000, R)",
+                    r -> r.outcome() == Outcome.INFERENCE_LIMIT,
+                    g -> g.maxInferences(100_000));
+        }
+        // Tables last as long as their request on the in-process backend: no worker thread keeps a closed
+        // session's tables (each request of these sessions may run on another worker).
+        String tables = "tables of closed sessions are not kept by any worker";
+        try {
+            // the first sessions grow each worker's malloc arenas to what one request's tables take (about
+            // 15 MB for 300,000 answers); later ones reuse that memory unless closed sessions' tables stay
+            long warm = 0;
+            for (int i = 0; i < 10; i++) {
+                if (i == 3) {
+                    warm = rssKb();
+                }
+                try (PrologSession s = backend.open()) {
+                    s.consult(":- table t/1.\nt(X) :- between(1, 300000, X).\n");
+                    for (int j = 0; j < 4; j++) {
+                        GoalResult r = s.goal("aggregate_all(count, t(_), N)").timeLimit(ROOMY).run();
+                        check(tables, r.outcome() == Outcome.SUCCESS, "tabling 300,000 answers gave " + describe(r));
+                    }
+                }
+            }
+            long after = rssKb();
+            // the tables that the workers serving a fresh session hold (of any session): none of the closed ones
+            long kept = 0;
+            try (PrologSession probe = backend.open()) {
+                for (int i = 0; i < 40; i++) {
+                    GoalResult r = probe.goal("'$tbl_variant_table'(VT), aggregate_all(count, trie_gen(VT, _, _), N)").run();
+                    check(tables, r.outcome() == Outcome.SUCCESS, "counting tables gave " + describe(r));
+                    kept = Math.max(kept, ((Term.Int) r.answers().get(0).get("N")).longValueExact());
+                }
+            }
+            System.out.println("rss after three sessions that tabled 300,000 answers in four requests each " + warm
+                    + " kB, after seven more " + after + " kB; most tables on a worker afterwards: " + kept);
+            check(tables, kept == 0, kept + " tables of closed sessions are still held by a worker");
+            pass(tables);
+        } catch (RuntimeException e) {
+            fail(tables, e.toString());
+        }
+        // Streams: at most maxOpenStreams open at once; closing the session closes what it left open.
+        goalVariant("opening streams past maxOpenStreams", false, "",
+                "forall(between(1, 100, _), open_string(\"abc\", _))", kind("resource_error"), "",
+                SessionOptions.builder().maxOpenStreams(16).build());
+        String streams = "streams a session left open are closed with it";
+        try {
+            int before = openFds();
+            for (int i = 0; i < 20; i++) {
+                try (PrologSession s = backend.open()) {
+                    s.goal("tmp_file(x, F), forall(between(1, 10, _), open(F, write, _))").run();
+                }
+            }
+            int after = openFds();
+            System.out.println("file descriptors before " + before + ", after 20 sessions that left 10 files open each "
+                    + after);
+            check(streams, after - before < 20, "file descriptors grew from " + before + " to " + after);
+            pass(streams);
+        } catch (RuntimeException e) {
+            fail(streams, e.toString());
+        }
+        // Standard input is an empty stream of the harness's: closing it is a no-op, and no session ever reads
+        // the JVM's (the test writes a term to it) or the child's protocol stream.
+        for (String g : List.of("seen", "close(user_input)", "current_input(S), close(S)", "see(user), seen")) {
+            goalVariant(g + ", then read/1 reads end_of_file", false, "", g + ", read(X), X == end_of_file",
+                    r -> r.outcome() == Outcome.SUCCESS);
+            String name = g + ", then read/1 in the next goal and in another session reads end_of_file";
+            try (PrologSession s = backend.open(); PrologSession other = backend.open()) {
+                s.goal(g).run();
+                GoalResult next = s.goal("read(X), X == end_of_file").run();
+                check(name, next.outcome() == Outcome.SUCCESS, "the next goal: " + describe(next));
+                GoalResult o = other.goal("read(X), X == end_of_file").run();
+                check(name, o.outcome() == Outcome.SUCCESS, "another session: " + describe(o));
+                pass(name);
+            } catch (RuntimeException e) {
+                fail(name, e.toString());
+            }
+        }
+    }
+
+    /** A goal that would run far past its limit in C ends about when its time limit says. */
+    private void boundedTimeVariant(String name, boolean sandboxed, String goal) {
+        try (PrologSession sibling = sibling()) {
+            PrologSession s = backend.open(SessionOptions.builder().sandboxed(sandboxed).build());
+            try {
+                s.consult(OWN_PROGRAM);
+                long t0 = System.nanoTime();
+                GoalResult r = s.goal(goal).timeLimit(LIMIT).run();
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                check(name, r.outcome() == Outcome.TIMEOUT || kindIn("resource_error").test(r),
+                        "unexpected result " + describe(r));
+                check(name, ms < 5_000, "the goal took " + ms + " ms under a 1 s limit");
+                answersOwnProgram(name, s);
+                siblingUntouched(name, sibling);
+            } finally {
+                s.close();
+            }
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        }
+    }
+
+    /**
+     * Open, attack, close, many times over: resident memory, atoms, file descriptors and threads of the
+     * JVM (and, on the in-process backend, its Prolog) stay flat. Prints the figures every tenth of the way.
+     */
+    private void budgetCycles(int cycles) {
+        List<String[]> attacks = List.of(
+                new String[]{":- table p/1.\np(X) :- between(1, 20000, X).\n", "aggregate_all(count, p(_), _)"},
+                new String[]{"", "open_string(\"abc\", _), open_string(\"def\", _)"},
+                new String[]{"", "forall(between(1, 200, I), (format(atom(A), 'cycle_atom_~d_~d', [I, I]), assertz(fact(A))))"},
+                new String[]{"", "catch(format(atom(_), \"~*c\", [100000000, 0'x]), _, true)"},
+                new String[]{"", "catch(engine_create(x, true, _), _, true), seen, read(_)"});
+        String name = "RSS, atoms, fds and threads flat over " + cycles + " open-attack-close cycles";
+        try (PrologSession probe = backend.open()) {
+            long[] base = null;
+            long[] last = null;
+            for (int i = 0; i <= cycles; i++) {
+                if (i % Math.max(1, cycles / 10) == 0 || i == cycles) {
+                    System.gc();
+                    last = figures(probe);
+                    System.out.println("cycle " + i + ": rss_kb=" + last[0] + " atoms=" + last[1] + " fds=" + last[2]
+                            + " threads=" + last[3] + " prolog_threads=" + last[4]);
+                    if (i == Math.max(1, cycles / 10)) {
+                        base = last;    // after warming up
+                    }
+                }
+                if (i == cycles) {
+                    break;
+                }
+                String[] a = attacks.get(i % attacks.size());
+                try (PrologSession s = backend.open()) {
+                    if (!a[0].isEmpty()) {
+                        s.consult(a[0]);
+                    }
+                    s.goal(a[1]).timeLimit(ROOMY).run();
+                }
+            }
+            if (base != null && last != null) {
+                check(name, last[1] - base[1] < 20_000, "atoms grew from " + base[1] + " to " + last[1]);
+                check(name, last[2] - base[2] < 20, "file descriptors grew from " + base[2] + " to " + last[2]);
+                check(name, last[3] - base[3] < 5, "JVM threads grew from " + base[3] + " to " + last[3]);
+                check(name, last[0] - base[0] < 150_000, "resident memory grew from " + base[0] + " to " + last[0] + " kB");
+            }
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        }
+    }
+
+    private static int openFds() {
+        try (var list = Files.list(Path.of("/proc/self/fd"))) {
+            return (int) list.count();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** rss_kb, Prolog atoms (as the probe session's Prolog counts them), fds, JVM threads, Prolog threads. */
+    private static long[] figures(PrologSession probe) {
+        GoalResult r = probe.goal("statistics(atoms, A), statistics(threads, T)").run();
+        long atoms = r.answers().isEmpty() ? -1 : Long.parseLong(r.answers().get(0).get("A").toString());
+        long threads = r.answers().isEmpty() ? -1 : Long.parseLong(r.answers().get(0).get("T").toString());
+        long fds;
+        try (var list = Files.list(Path.of("/proc/self/fd"))) {
+            fds = list.count();
+        } catch (IOException e) {
+            fds = -1;
+        }
+        return new long[]{rssKb(), atoms, fds, Thread.activeCount(), threads};
     }
 
     /** Threads that session code starts must never outlive the session. */
@@ -658,6 +924,22 @@ public final class HostileCode {
 
     private void goalVariant(String name, boolean sandboxed, String program, String goal, Predicate<GoalResult> expect,
                              String attackText, SessionOptions options) {
+        goalVariant(name, sandboxed, program, goal, expect, attackText, options, g -> g);
+    }
+
+    private void goalVariant(String name, boolean sandboxed, String program, String goal, Predicate<GoalResult> expect,
+                             String attackText, SessionOptions options, long maxDepth) {
+        goalVariant(name, sandboxed, program, goal, expect, attackText, options, g -> g.maxDepth(maxDepth));
+    }
+
+    private void goalVariantWith(String name, boolean sandboxed, String program, String goal,
+                                 Predicate<GoalResult> expect, java.util.function.UnaryOperator<GoalRequest> request) {
+        goalVariant(name, sandboxed, program, goal, expect, "", null, request);
+    }
+
+    private void goalVariant(String name, boolean sandboxed, String program, String goal, Predicate<GoalResult> expect,
+                             String attackText, SessionOptions options,
+                             java.util.function.UnaryOperator<GoalRequest> request) {
         SessionOptions opts = options != null ? options : SessionOptions.builder().sandboxed(sandboxed).build();
         try (PrologSession sibling = sibling()) {
             PrologSession s = backend.open(opts);
@@ -666,7 +948,7 @@ public final class HostileCode {
                 if (!attackText.isEmpty()) {
                     s.consult(attackText);
                 }
-                GoalResult r = s.goal(goal).timeLimit(limit).run();
+                GoalResult r = request.apply(s.goal(goal).timeLimit(limit)).run();
                 check(name, expect.test(r), "unexpected result " + describe(r));
                 answersOwnProgram(name, s);
                 siblingUntouched(name, sibling);

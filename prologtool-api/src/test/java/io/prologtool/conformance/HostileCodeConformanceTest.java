@@ -73,13 +73,33 @@ public abstract class HostileCodeConformanceTest {
         survives("atom-flood");
     }
 
+    @Test
+    void everyWayIntoTheWriterAndReaderChecksDepthCyclesIncluded() throws Exception {
+        survives("deep-writers");
+    }
+
+    @Test
+    void textTablesEnginesInputAndNestedLimitsStayWithinTheSessionsBudgets() throws Exception {
+        survives("budgets");
+    }
+
+    @Test
+    void openAttackCloseCyclesLeaveMemoryAtomsFdsAndThreadsFlat() throws Exception {
+        survives("budget-cycles");
+    }
+
     private void survives(String attackClass) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ProcessBuilder pb = new ProcessBuilder(List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
+        // -Dprologtool.cycles=N sets how many open-attack-close cycles budget-cycles runs (default 200)
+        String cycles = "-Dprologtool.cycles=" + Integer.getInteger("prologtool.cycles", 200);
+        ProcessBuilder pb = new ProcessBuilder(List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC", cycles,
                 "-cp", System.getProperty("java.class.path"), HostileCode.class.getName(),
                 backendSupplier().getName(), attackClass)).redirectErrorStream(true);
         Process p = pb.start();
-        p.getOutputStream().close();
+        // A term on the JVM's standard input: a session that reads it instead of its own empty stream shows it
+        try (var stdin = p.getOutputStream()) {
+            stdin.write("jvm_standard_input.\n".getBytes(StandardCharsets.UTF_8));
+        }
         String out;
         try (var in = p.getInputStream()) {
             out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -87,6 +107,9 @@ public abstract class HostileCodeConformanceTest {
         boolean ended = p.waitFor(5, TimeUnit.MINUTES);
         if (!ended) {
             p.destroyForcibly();
+        }
+        if (attackClass.equals("budget-cycles") || attackClass.equals("budgets")) {
+            System.out.println(out);        // the figures they measure
         }
         assertThat(ended).as("the child JVM ended; it said:%n%s", out).isTrue();
         assertThat(out).as("the child JVM survived every variant; it said:%n%s", out).contains("SURVIVED");
