@@ -282,8 +282,9 @@ drain_wakes :-
 %   per second left before the harness's deadline, plus a million: a
 %   twentieth of the backstop's rate, so a goal spinning there stops
 %   after a small part of a core's time however many workers it holds.
-%   Past the budget: the time limit when the deadline has passed, else a
-%   resource error. Goal's failure is taken outside the limit: in
+%   The budget stands in for the time limit, which cannot reach the goal:
+%   past it, the goal ends with time_limit_exceeded (outcome timeout),
+%   even before the deadline. Goal's failure is taken outside the limit: in
 %   SWI-Prolog 9.0.4 a call_with_inference_limit/3 that fails in a
 %   thread whose signals are blocked and that has one pending (a user's
 %   call_with_time_limit/2 around a cleanup handler) leaves the thread
@@ -297,12 +298,7 @@ unsignalled(Goal) :-
         Budget is ceiling(max(0, Deadline - Now) * 5_000_000) + 1_000_000,
         call_with_inference_limit(( call(Goal) -> Ok = true ; Ok = false ), Budget, R),
         (   R == inference_limit_exceeded
-        ->  get_time(After),
-            (   After >= Deadline
-            ->  throw(time_limit_exceeded)
-            ;   throw(error(resource_error(inferences),
-                            context(_, 'a setup or cleanup goal or sig_atomic/1, where no time limit reaches, ran past its inference budget (5 million per second of the time limit)')))
-            )
+        ->  throw(time_limit_exceeded)
         ;   Ok == true
         )
     ;   once(Goal)

@@ -6,7 +6,6 @@ import io.prologtool.PrologSession;
 import io.prologtool.SessionOptions;
 import io.prologtool.Term;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -137,54 +136,6 @@ class ProcessPoolReuseTest {
                     assertThat(r.outcome()).as("%s", r).isEqualTo(Outcome.SUCCESS);
                 }
                 assertThat(awaitRecycled(backend, i)).as("the child went back clean after session %d", i).isEqualTo(i);
-            }
-        }
-    }
-
-    /**
-     * What the reach rule costs: the warm pool's session cycle (open, consult a small program, run a goal,
-     * close) with sandboxed and with unsandboxed sessions, back to back on a pool of one. Not a test: run it
-     * with {@code -Dpt.figures=true} (see the issue 36 report for the figures).
-     */
-    @Test
-    @EnabledIfSystemProperty(named = "pt.figures", matches = "true")
-    void figuresOfTheSessionCycle() throws Exception {
-        int blocks = Integer.getInteger("pt.blocks", 10);
-        int n = Integer.getInteger("pt.cycles", 50);
-        SessionOptions[] kinds = {SessionOptions.builder().sandboxed(true).build(), SessionOptions.defaults()};
-        // the same pool for both kinds, in alternating blocks: the machine's load falls on both alike
-        try (ProcessBackend backend = ProcessBackend.builder().poolSize(1).isolation(Isolation.none()).build()) {
-            awaitChildren(backend, 1);
-            for (int i = 0; i < 100; i++) {
-                cycle(backend, kinds[i % 2], i);
-            }
-            double[][] perCycle = new double[2][blocks];
-            long[] recycled = new long[2];
-            for (int b = 0; b < blocks; b++) {
-                for (int k = 0; k < 2; k++) {
-                    long r0 = backend.recycledChildren();
-                    long t0 = System.nanoTime();
-                    for (int i = 0; i < n; i++) {
-                        cycle(backend, kinds[k], i);
-                    }
-                    perCycle[k][b] = (System.nanoTime() - t0) / 1e6 / n;
-                    recycled[k] += backend.recycledChildren() - r0;
-                }
-            }
-            for (int k = 0; k < 2; k++) {
-                double[] sorted = perCycle[k].clone();
-                java.util.Arrays.sort(sorted);
-                System.out.printf("FIGURES sandboxed=%s blocks=%dx%d median=%.3f ms min=%.3f ms recycled=%d of %d%n",
-                        k == 0, blocks, n, sorted[blocks / 2], sorted[0], recycled[k], (long) blocks * n);
-            }
-        }
-    }
-
-    private static void cycle(ProcessBackend backend, SessionOptions options, int i) {
-        try (PrologSession s = backend.open(options)) {
-            s.consult("n(" + i + ").\nm(X) :- n(X).\n");
-            if (!s.goal("m(" + i + ")").run().succeeded()) {
-                throw new AssertionError("cycle " + i);
             }
         }
     }
