@@ -282,7 +282,7 @@ utf8_bytes(Text, Bytes) :-
 %   session (global variables) or away (the claim on the session, which
 %   may let a deferred close run now).
 end_of_request :-
-    save_session_globals,               % harness_guard.pl
+    catch(save_session_globals, E, print_message(warning, E)),   % harness_guard.pl
     release_sessions,
     release_closed_modules.
 

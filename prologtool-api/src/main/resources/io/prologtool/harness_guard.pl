@@ -1353,7 +1353,7 @@ expand_in(M, Goal, Expanded) :-
 %   another session's.
 
 :- dynamic
-    session_global/3,               % Module, Key, Value
+    session_global/3,               % Module, Key, Ref (of the value's record)
     session_flag_value/3,           % Module, Key, Value
     session_record_key_/2,          % Module, ScopedKey
     session_thread_/2.              % Module, Thread
@@ -1369,8 +1369,9 @@ session_global_value(M, Key, Value) :-
     session_global_key(M, Key, Scoped),
     (   nb_current(Scoped, V0)
     ->  Value = V0
-    ;   session_global(M, Key, V0)
-    ->  system:nb_setval(Scoped, V0),
+    ;   session_global(M, Key, Ref)
+    ->  recorded(_, V0, Ref),
+        system:nb_setval(Scoped, V0),
         nb_getval(Scoped, Value)
     ;   existence_error(variable, Key)
     ).
@@ -1390,7 +1391,13 @@ session_global_current(M, Key, Value) :-
 session_global_delete(M, Key) :-
     session_global_key(M, Key, Scoped),
     nb_delete(Scoped),
-    retractall(session_global(M, Key, _)).
+    forget_session_global(M, Key).
+
+%   The values are kept in the recorded database, which holds cyclic
+%   and deeply nested terms (a clause cannot hold a cyclic term, and
+%   compiling one nested 10^6 deep overflows the C stack).
+forget_session_global(M, Key) :-
+    forall(retract(session_global(M, Key, Ref)), erase(Ref)).
 
 %!  save_session_globals is det.
 %
@@ -1401,9 +1408,10 @@ save_session_globals :-
     forall(retract(touched_global(M, Key)),
            ( atomic_list_concat([M, Key], '\x1f\', Scoped),
              (   nb_current(Scoped, Value)
-             ->  retractall(session_global(M, Key, _)),
+             ->  forget_session_global(M, Key),
                  (   session(M, _)
-                 ->  assertz(session_global(M, Key, Value))
+                 ->  recordz('$pt_session_global', Value, Ref),
+                     assertz(session_global(M, Key, Ref))
                  ;   true
                  ),
                  nb_delete(Scoped)
@@ -1531,7 +1539,7 @@ thread_ended_by(Id, Until, Wait) :-
 %   What a session leaves in the harness's own stores when it closes.
 forget_session_state(M) :-
     close_session_streams(M),
-    retractall(session_global(M, _, _)),
+    forget_session_global(M, _),
     retractall(session_flag_value(M, _, _)),
     forall(retract(session_record_key_(M, Scoped)),
            forall(system:recorded(Scoped, _, Ref), erase(Ref))).
