@@ -464,12 +464,12 @@ class ProcessBackendTest {
         }
     }
 
-    private static long childPid(PrologSession s) {
+    static long childPid(PrologSession s) {
         Term pid = s.goal("current_prolog_flag(pid, P)").run().answers().get(0).get("P");
         return ((Term.Int) pid).value().longValueExact();
     }
 
-    private static void awaitChildren(ProcessBackend backend, int n) throws InterruptedException {
+    static void awaitChildren(ProcessBackend backend, int n) throws InterruptedException {
         long deadline = System.nanoTime() + SANE.toNanos();
         while (backend.liveChildren() < n && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -478,7 +478,7 @@ class ProcessBackendTest {
     }
 
     /** How many children served again, once at least {@code n} did or {@link #SANE} passed. */
-    private static long awaitRecycled(ProcessBackend backend, int n) throws InterruptedException {
+    static long awaitRecycled(ProcessBackend backend, int n) throws InterruptedException {
         long deadline = System.nanoTime() + SANE.toNanos();
         while (backend.recycledChildren() < n && System.nanoTime() < deadline) {
             Thread.sleep(10);
@@ -745,7 +745,7 @@ class ProcessBackendTest {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    private static void awaitGone(long pid) {
+    static void awaitGone(long pid) {
         Optional<ProcessHandle> h = ProcessHandle.of(pid);
         if (h.isEmpty()) {
             return;

@@ -4,16 +4,17 @@ import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologSession;
 import io.prologtool.SessionOptions;
-import io.prologtool.Term;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.time.Duration;
-import java.util.Optional;
 import java.util.stream.Stream;
 
+import static io.prologtool.process.ProcessBackendTest.awaitChildren;
+import static io.prologtool.process.ProcessBackendTest.awaitGone;
+import static io.prologtool.process.ProcessBackendTest.awaitRecycled;
+import static io.prologtool.process.ProcessBackendTest.childPid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,7 +28,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProcessPoolReuseTest {
 
-    private static final Duration SANE = Duration.ofSeconds(10);
 
     /** The program each session loads: what a planted hook would touch or copy. */
     private static final String PROGRAM = "pt_fact(1).\npt_goal.\np :- pt_goal.\n";
@@ -138,35 +138,5 @@ class ProcessPoolReuseTest {
                 assertThat(awaitRecycled(backend, i)).as("the child went back clean after session %d", i).isEqualTo(i);
             }
         }
-    }
-
-    private static long childPid(PrologSession s) {
-        Term pid = s.goal("current_prolog_flag(pid, P)").run().answers().get(0).get("P");
-        return ((Term.Int) pid).value().longValueExact();
-    }
-
-    private static void awaitChildren(ProcessBackend backend, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + SANE.toNanos();
-        while (backend.liveChildren() < n && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(backend.liveChildren()).isEqualTo(n);
-    }
-
-    private static long awaitRecycled(ProcessBackend backend, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + SANE.toNanos();
-        while (backend.recycledChildren() < n && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        return backend.recycledChildren();
-    }
-
-    private static void awaitGone(long pid) throws InterruptedException {
-        Optional<ProcessHandle> h = ProcessHandle.of(pid);
-        long deadline = System.nanoTime() + SANE.toNanos();
-        while (h.isPresent() && h.get().isAlive() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(h.map(ProcessHandle::isAlive).orElse(false)).as("child %d ended", pid).isFalse();
     }
 }
