@@ -30,7 +30,9 @@ import java.util.stream.Stream;
  * host holds: resident memory, open file descriptors and threads of this JVM (and, on the process backend,
  * the resident memory and number of its children), and the atoms of the Prolog that serves the next
  * session. A class is flat when the last sample holds no more than the first plus a tolerance (RSS 16 MB
- * or 10%, 2,000 atoms, 4 descriptors, 2 threads); the table says which are not.
+ * or 10%, 2,000 atoms, 4 descriptors, 2 threads); the table says which are not. {@code make attack-cycles}
+ * runs it with a fixed Java heap touched at start ({@code -Xms128m -Xmx128m -XX:+AlwaysPreTouch}), so that
+ * the JVM's resident memory moves only with what Prolog holds, not with the Java heap's growth.
  *
  * <pre>{@code
  * make attack-cycles                                  # 10,000 cycles a class on both backends
