@@ -2125,6 +2125,11 @@ lev_cells([B|Bs], A, [Diag, Up|Prev], _, Left, [D|Ds]) :-
 :- include(harness_cursor).     % answers on demand
 :- include(harness_check).      % the static check after a consult: undefined calls
 
+%   From here on a call of a guarded built-in, wherever compiled, is
+%   resolved through the calling module (harness_guard.pl).
+:- unbind_guarded_builtins.
+:- initialization(unbind_guarded_builtins, restore).
+
                  /*******************************
                  *          LOAD HOOKS          *
                  *******************************/

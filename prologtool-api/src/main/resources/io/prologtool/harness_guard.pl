@@ -30,13 +30,13 @@
       - sleep/1 and waiting for a message: never past the request's
         deadline.
 
-    Three ways in, three guards: a goal built at run time (call/1) finds
-    the redefinition through the base module; a clause body compiled from
-    session text or asserted by session code would bind an ISO built-in
-    to system directly, so goal expansion (below) and the assert guards
-    qualify those calls; goal texts are expanded before they run.
-    A built-in called through another module (lists:catch/3) bypasses all
-    three: the isolation check refuses it (harness_sandbox.pl).
+    Every call from session code finds the redefinition through the base
+    module, whether it was compiled from session text, asserted, or
+    compiled at run time for a conjunction (G = (A, B), call(G)): the
+    guarded built-ins lose SWI-Prolog's ISO flag, which would otherwise
+    bind such calls to system directly (unbind_guarded_builtins/0).
+    A built-in called through another module (lists:catch/3) bypasses
+    that: the isolation check refuses it (harness_sandbox.pl).
 */
 
 :- set_module(prologtool_guard:base(prologtool_libraries)).
@@ -163,66 +163,44 @@ guarded_name_(Name) :-
 
 :- forall(guarded(Head), prologtool_guard:redefine_system_predicate(Head)).
 
-%   Clause bodies compiled in a session (consulted or asserted) bind ISO
-%   built-ins to system's without looking at the base module: goal
-%   expansion renames those calls to aliases ('$guarded_catch'/3 for
-%   catch/3, ...) that prologtool_guard defines and the base module
-%   lookup finds, with the session as the context module, so that
-%   meta-arguments still run in the session. (A call qualified with the
-%   module itself would name a temporary module in a clause, which
-%   SWI-Prolog refuses.)
-:- multifile prologtool_guard:goal_expansion/2.
-prologtool_guard:goal_expansion(Goal, Alias) :-
-    callable(Goal),
-    Goal \= _:_,
-    iso_guarded(Goal),
-    prolog_load_context(module, M),
-    M \== prologtool_guard,
-    guard_alias(Goal, Alias).
+%   One mechanism makes every call of a guarded built-in from session code
+%   reach its guard, however the call was compiled. SWI-Prolog binds a
+%   call in a clause body (a consulted or asserted clause, and the
+%   temporary clause that call/1 compiles for a conjunction built at run
+%   time: G = (A, B), call(G), findall/3, call_with_time_limit/2 ...) to
+%   system's definition directly when that definition is flagged ISO and
+%   the clause's module defines no predicate of that name (pl-comp.c,
+%   lookupBodyProcedure). Any other call is resolved through the module's
+%   base, where prologtool_guard's redefinition comes first. So the
+%   guarded built-ins lose the ISO flag once the harness is loaded (the
+%   harness's own clauses, compiled before, keep system's definitions),
+%   and again whenever a saved state is restored. The flag has no other
+%   effect on how a predicate runs; code in user or in a library module
+%   still reaches system's definition through its own default chain.
+unbind_guarded_builtins :-
+    forall(( guarded(Head),
+             predicate_property(system:Head, iso) ),
+           ( functor(Head, Name, Arity),
+             '$set_predicate_attribute'(system:Name/Arity, iso, false) )).
 
-iso_guarded(Goal) :-
-    functor(Goal, Name, Arity),
-    functor(Head, Name, Arity),
-    guarded(Head),
-    predicate_property(system:Head, iso),
-    !.
-
-%!  guard_alias(?Goal, ?Alias) is semidet.
-guard_alias(Goal, Alias) :-
-    nonvar(Goal),
-    !,
-    Goal =.. [Name|Args],
-    atom_concat('$guarded_', Name, AliasName),
-    Alias =.. [AliasName|Args].
-guard_alias(Goal, Alias) :-
-    Alias =.. [AliasName|Args],
-    atom_concat('$guarded_', Name, AliasName),
-    Goal =.. [Name|Args].
-
-%   Sandboxed sessions: a guard, or its alias, is exactly as safe as the
-%   built-in it guards, and calls what that built-in would call. halt/0,1
+%   Sandboxed sessions: a guard is exactly as safe as the built-in it
+%   guards, and calls what that built-in would call. halt/0,1
 %   and abort/0 make the check itself throw (refused_goal/1), so that they
 %   are refused before anything runs: a refusal at run time could be
 %   caught by the checked code (catch(halt, _, true)).
 :- multifile sandbox:safe_meta/2.
 sandbox:safe_meta(prologtool_guard:Goal, _) :-
     callable(Goal),
-    (   refused_goal(Goal)
-    ->  Builtin = Goal
-    ;   catch(guard_alias(Builtin, Goal), _, fail),
-        refused_goal(Builtin)
-    ),
+    refused_goal(Goal),
     !,
+    Builtin = Goal,
     throw(error(permission_error(call, sandboxed, Builtin),
                 sandbox(prologtool_guard:Goal, []))).
 sandbox:safe_meta(prologtool_guard:Goal, Called) :-
     callable(Goal),
-    (   guarded(Goal)
-    ->  Builtin = Goal
-    ;   catch(guard_alias(Builtin, Goal), _, fail),
-        guarded(Builtin)
-    ),
+    guarded(Goal),
     !,
+    Builtin = Goal,
     (   safe_builtin(Builtin, Called)
     ->  true
     ;   catch(clause(prologtool_guard:Builtin, prologtool_harness:refuse(_, _)), _, fail)
@@ -1319,18 +1297,10 @@ max_atom_chars(Max) :-
 
 %!  guarded_clause(+MClause, -Checked) is det.
 %
-%   A clause that session code asserts: not too deep, and its body
-%   expanded as a consulted body would be, so that the guards apply to
-%   it too.
-guarded_clause(M:Clause, M:Checked) :-
-    check_depth(Clause),
-    (   nonvar(Clause),
-        Clause = (Head :- Body),
-        session(M, _)
-    ->  expand_in(M, Body, Body1),
-        Checked = (Head :- Body1)
-    ;   Checked = Clause
-    ).
+%   A clause that session code asserts, once it is known not to be too
+%   deep for the compiler.
+guarded_clause(M:Clause, M:Clause) :-
+    check_depth(Clause).
 
 %!  expand_in(+Module, +Goal, -Expanded) is det.
 %
@@ -1690,29 +1660,11 @@ shell_status(killed(Signal), Status) :-
 %!  guarded_goal(+Module, +Goal, -Guarded) is det.
 %
 %   A goal text's goal as a clause body of Module would be compiled:
-%   expanded, so that ISO built-ins in it are the guarded ones.
+%   expanded as the toplevel expands what it is given.
 guarded_goal(M, Goal, Guarded) :-
     (   catch(expand_in(M, Goal, Guarded0), _, fail)
     ->  Guarded = Guarded0
     ;   Guarded = Goal
-    ).
-
-%!  unguarded(+Body, -Shown) is det.
-%
-%   Body as the user wrote it: every alias that goal expansion put in is
-%   the built-in again. For what users see (source, listings, proof
-%   trees).
-unguarded(Body, Shown) :-
-    (   compound(Body)
-    ->  compound_name_arguments(Body, Name0, Args),
-        (   sub_atom(Name0, 0, _, _, '$guarded_'),
-            catch(guard_alias(G, Body), _, fail)
-        ->  G =.. [Name|_]
-        ;   Name = Name0
-        ),
-        maplist(unguarded, Args, Shown1),
-        compound_name_arguments(Shown, Name, Shown1)
-    ;   Shown = Body
     ).
 
                  /*******************************
@@ -1745,25 +1697,6 @@ prologtool_guard:call_cleanup(Goal, Cleanup) :-
     system:setup_call_cleanup(true, Goal, prologtool_harness:unsignalled(Cleanup)).
 prologtool_guard:sig_atomic(Goal) :-
     system:sig_atomic(prologtool_harness:unsignalled(Goal)).
-
-%   The aliases: '$guarded_catch'(G, C, R) :- catch(G, C, R), and so on,
-%   with the meta-predicate declaration (or transparency) of the guard.
-define_alias(Head) :-
-    guard_alias(Head, Alias),
-    (   predicate_property(prologtool_guard:Head, meta_predicate(Spec))
-    ->  guard_alias(Spec, AliasSpec),
-        prologtool_guard:meta_predicate(AliasSpec)
-    ;   predicate_property(prologtool_guard:Head, transparent)
-    ->  functor(Alias, N, A),
-        prologtool_guard:module_transparent(N/A)
-    ;   true
-    ),
-    assertz(prologtool_guard:(Alias :- Head)),
-    functor(Alias, AN, AA),
-    compile_predicates([prologtool_guard:AN/AA]).
-
-:- forall(( guarded(Head), predicate_property(system:Head, iso) ),
-          define_alias(Head)).
 
 :- forall(guarded(Head),
           ( functor(Head, Name, Arity),

@@ -456,11 +456,10 @@ tr_cap_text(Text0, Text) :-
 
 tr_rule(M, Ref, Text, Line) :-
     blob(Ref, clause),
-    catch(clause(Head, Body0, Ref), _, fail),
+    catch(clause(Head, Body1, Ref), _, fail),
     !,
     (   clause_property(Ref, line_count(L)) -> Line = L ; Line = 0 ),
     tr_unqualified(Head, H),
-    unguarded(Body0, Body1),            % harness_guard.pl
     tr_fold_body(Body1, Body),
     term_singletons(H-Body, Singles),
     maplist(=('$VAR'('_')), Singles),
@@ -755,8 +754,7 @@ tr_user(G, D, LP, C, Ns, T, N0, N) :-
         Ns = [n(G, Ref, Kind, Children)|T],
         State = tr_call(none, false),   % last attempt's log id, any attempt
         (   prolog_current_choice(Cut),
-            clause(M:G, Body0, Ref),
-            unguarded(Body0, Body),
+            clause(M:G, Body, Ref),
             (   D >= MaxDepth, Body \== true
             ->  Kind = truncated
             ;   Kind = clause

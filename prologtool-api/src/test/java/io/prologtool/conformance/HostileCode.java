@@ -190,6 +190,17 @@ public final class HostileCode {
                     "deep(300000, _T), assertion(_T == x)", refused);
             goalVariant("print_message_lines/3 of a 300,000 deep term" + tag, sandboxed, DEEP,
                     "deep(300000, _T), print_message_lines(user_error, '', ['~w'-[_T]])", refused);
+            // A conjunction is compiled into a clause when it is called: its writes and reads are guarded too.
+            goalVariant("write/1 in a conjunction that a predicate of the session calls, 3,000,000 deep" + tag,
+                    sandboxed, DEEP + "twice(G) :- call(G), call(G).\n",
+                    "deep(3000000, _T), \\+ \\+ twice((_X = c(_X, _T), write(_X)))", kind("resource_error"), "", null,
+                    DEEP_ENOUGH);
+            goalVariant("write/1 in the conjunction of call_with_time_limit/2 and findall/3, 3,000,000 deep" + tag,
+                    sandboxed, DEEP, cyclic + ", call_with_time_limit(30, findall(x, (true, write(_X)), _))",
+                    kind("resource_error"), "", null, DEEP_ENOUGH);
+            goalVariant("read/2 of 3,000,000 nested brackets in a conjunction built at run time" + tag, sandboxed, "",
+                    "length(_L, 3000000), maplist(=(0'[), _L), string_codes(_S0, _L), string_concat(_S0, \"a.\", _S), "
+                            + "_G = (open_string(_S, In), read(In, _)), call(_G)", refused, "", null, DEEP_ENOUGH);
             goalVariant("read/2 of 3,000,000 nested brackets from a string stream" + tag, sandboxed, "",
                     "length(_L, 3000000), maplist(=(0'[), _L), string_codes(_S0, _L), string_concat(_S0, \"a.\", _S), "
                             + "open_string(_S, In), read(In, _)", refused, "", null, DEEP_ENOUGH);

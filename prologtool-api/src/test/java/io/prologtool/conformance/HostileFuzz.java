@@ -45,11 +45,6 @@ final class HostileFuzz {
      * ({@code FUZZ_KNOWN=run}). Remove an entry once its class is fixed, so that the fuzzer proves it.
      */
     static final List<KnownOpen> KNOWN_OPEN = List.of(
-            new KnownOpen("jpl/*/*time_limit>*", "a conjunction called at run time (the goal of "
-                    + "call_with_time_limit/2, whose library the goal expansion does not know, or G = (A, B), call(G)) is "
-                    + "compiled into a clause that binds ISO built-ins such as read/2 and write/1 to system's, past the "
-                    + "guard: reading 10^6 nested brackets from a string stream that way is a SIGSEGV of the JVM "
-                    + "(seed 7923236112588481572, case 283)"),
             new KnownOpen("jpl/*/*/dag", DAG),
             new KnownOpen("jpl/round/cpu_after_close", DAG),
             new KnownOpen("jpl/careless/*read_after_seen/none", EARLIER_STATE),
@@ -92,6 +87,7 @@ final class HostileFuzz {
 
     /** The shape builders, consulted with every case (deep chains by tail recursion, a DAG, a recursion). */
     static final String HELPERS = """
+            fz_call(G) :- call(G).
             fz_deep(0, z) :- !.
             fz_deep(N, f(T)) :- N1 is N - 1, fz_deep(N1, T).
             fz_left(N, T) :- fz_left(N, a, T).
@@ -381,7 +377,10 @@ final class HostileFuzz {
             new String[]{"snapshot", "snapshot((@G))"},
             new String[]{"forall", "forall(between(1, 2, _), (@G))"},
             new String[]{"cleanup", "setup_call_cleanup(true, (@G), true)"},
-            new String[]{"engine", "engine_create(x, (@G), _E0), engine_next(_E0, _)"});
+            new String[]{"engine", "engine_create(x, (@G), _E@I), engine_next(_E@I, _)"},
+            // A conjunction compiled at run time, built by the goal and by a predicate of the session's own.
+            new String[]{"call_conjunction", "_C@I = (true, (@G)), call(_C@I)"},
+            new String[]{"own_call", "fz_call((true, (@G)))"});
 
     static final List<Shape> SHAPES = List.of(
             new Shape("deep", Input.TERM, r -> deep(r, "fz_deep(@N, _T)")),
@@ -521,7 +520,7 @@ final class HostileFuzz {
         StringBuilder wrapNames = new StringBuilder();
         for (int i = 0; i < wraps; i++) {
             String[] w = WRAPPERS.get(r.nextInt(WRAPPERS.size()));
-            body = w[1].replace("@G", body);
+            body = w[1].replace("@I", Integer.toString(i)).replace("@G", body);
             wrapNames.append(w[0]).append('>');
         }
         String goal = shape == null ? body : built[0] + ", " + body;
