@@ -108,9 +108,18 @@ halt_guard :-
     ).
 
 %   A goal that reads standard input reads end-of-file: user_input is an
-%   empty stream for the life of the process.
+%   empty stream of the harness's, on every thread that serves requests
+%   (standard_input/0 in harness_guard.pl keeps it so).
+:- thread_local empty_input_stream/1.
+
 empty_input :-
-    open_string("", In),
+    (   empty_input_stream(In),
+        is_stream(In)
+    ->  true
+    ;   open_string("", In),
+        retractall(empty_input_stream(_)),
+        assertz(empty_input_stream(In))
+    ),
     set_stream(In, alias(user_input)),
     set_input(In).
 
@@ -225,6 +234,7 @@ handle_request_(Text, ReplyText) :-
     nb_setval('$pt_halt_attempted', false),
     nb_setval('$pt_reentry', 0),
     no_depth_limit,
+    standard_input,                     % harness_guard.pl
     record_fresh_fingerprint,           % harness_recycle.pl
     (   read_request(Text, Req)
     ->  ( get_dict(id, Req, Id) -> true ; Id = @(null) ),
@@ -279,9 +289,10 @@ utf8_bytes(Text, Bytes) :-
         close(Null)).
 
 %   end_of_request: what a request leaves on its thread goes back to its
-%   session (global variables) or away (the claim on the session, which
-%   may let a deferred close run now).
+%   session (global variables) or away (the standard input it rebound, the
+%   claim on the session, which may let a deferred close run now).
 end_of_request :-
+    standard_input,                     % harness_guard.pl
     catch(save_session_globals, E, print_message(warning, E)),   % harness_guard.pl
     release_sessions,
     release_closed_modules.

@@ -177,11 +177,47 @@ guarded_name_(Name) :-
 %   and again whenever a saved state is restored. The flag has no other
 %   effect on how a predicate runs; code in user or in a library module
 %   still reaches system's definition through its own default chain.
+%   unbound_builtin(Name, Arity) remembers which they were: the sandbox
+%   and the session's own definitions still treat them as ISO (below).
+:- dynamic unbound_builtin/2.
+
 unbind_guarded_builtins :-
     forall(( guarded(Head),
-             predicate_property(system:Head, iso) ),
-           ( functor(Head, Name, Arity),
-             '$set_predicate_attribute'(system:Name/Arity, iso, false) )).
+             predicate_property(system:Head, iso),
+             functor(Head, Name, Arity),
+             \+ unbound_builtin(Name, Arity) ),
+           assertz(unbound_builtin(Name, Arity))),
+    forall(unbound_builtin(Name, Arity),
+           '$set_predicate_attribute'(system:Name/Arity, iso, false)).
+
+%!  unbound_iso(+Goal) is semidet.
+%
+%   Goal calls a guarded built-in that SWI-Prolog flags as ISO.
+unbound_iso(Goal) :-
+    callable(Goal),
+    functor(Goal, Name, Arity),
+    unbound_builtin(Name, Arity).
+
+%   library(sandbox) proves a call of an ISO built-in safe from its tables
+%   of ISO built-ins (safe_primitive(write(_)), safe_meta(catch(0,*,0)))
+%   when SWI-Prolog flags it ISO. Library code (dif/2, clpfd, ...) calls
+%   the unbound ones resolved to system's: these two hooks answer for
+%   them as the tables do. (A session's own call resolves to the guard,
+%   which the hooks below answer for.) Written as sandbox:(Head :- Body):
+%   library(sandbox)'s term expansion of sandbox:safe_primitive/1 clauses
+%   wants a declaration of one built-in, not a rule over many.
+:- multifile sandbox:safe_primitive/1, sandbox:safe_meta/2.
+sandbox:(safe_primitive(M:Goal) :-
+    atom(M),
+    prologtool_harness:unbound_iso(Goal),
+    Goal \= _:_,
+    safe_primitive(Goal)).
+sandbox:safe_meta(M:Goal, Called) :-
+    atom(M),
+    M \== prologtool_guard,
+    unbound_iso(Goal),
+    Goal \= _:_,
+    sandbox:safe_meta_call(Goal, M, Called).
 
 %   Sandboxed sessions: a guard is exactly as safe as the built-in it
 %   guards, and calls what that built-in would call. halt/0,1
@@ -721,17 +757,67 @@ prologtool_guard:seen :-
     current_input(S),
     (   prologtool_harness:standard_stream(S)
     ->  true
-    ;   system:seen
+    ;   system:seen,
+        prologtool_harness:no_process_input
     ).
 prologtool_guard:close(S) :-
     (   prologtool_harness:standard_stream(S)
     ->  true
-    ;   system:close(S)
+    ;   system:close(S),
+        prologtool_harness:no_process_input
     ).
 prologtool_guard:close(S, Options) :-
     (   prologtool_harness:standard_stream(S)
     ->  true
-    ;   system:close(S, Options)
+    ;   system:close(S, Options),
+        prologtool_harness:no_process_input
+    ).
+
+%   SWI-Prolog has a second way back to the process's standard input: a
+%   closed stream that was a thread's current input or its user_input is
+%   replaced there by file descriptor 0, and only on the thread that closed
+%   it (a thread whose current input another thread closed keeps a handle
+%   to a freed stream). So set_input/1 or set_stream(S, alias(user_input))
+%   to a session's stream, and that stream closed by the session, by
+%   close/1 or when the session closes, would leave every later read/1
+%   of that thread reading the JVM's standard input or the child's
+%   protocol stream. Every request therefore starts and ends with the
+%   thread's current input and user_input back on the harness's empty
+%   stream (standard_input/0), and a stream closed during a request that
+%   hands the process's own input back is replaced at once
+%   (no_process_input/0).
+
+%!  standard_input is det.
+%
+%   user_input is the harness's empty stream, and so is current input.
+standard_input :-
+    input_is_empty_stream,
+    set_input(user_input).
+
+input_is_empty_stream :-
+    (   empty_input_stream(In),
+        stream_property(U, alias(user_input))
+    ->  U == In
+    ;   fail
+    ),
+    !.
+input_is_empty_stream :-
+    empty_input.
+
+%!  no_process_input is det.
+%
+%   Neither user_input nor the current input is the process's standard
+%   input.
+no_process_input :-
+    (   stream_property(U, alias(user_input)),
+        stream_property(U, file_no(0))
+    ->  empty_input
+    ;   true
+    ),
+    (   current_input(C),
+        stream_property(C, file_no(0))
+    ->  set_input(user_input)
+    ;   true
     ).
 
 %   Streams a session opens are its own: at most max_open_streams of them
@@ -1300,7 +1386,28 @@ max_atom_chars(Max) :-
 %   A clause that session code asserts, once it is known not to be too
 %   deep for the compiler.
 guarded_clause(M:Clause, M:Clause) :-
-    check_depth(Clause).
+    check_depth(Clause),
+    (   nonvar(Clause),
+        builtin_clause(Clause, PI)
+    ->  throw(error(permission_error(modify, static_procedure, PI), _))
+    ;   true
+    ).
+
+%!  builtin_clause(+Clause, -PI) is semidet.
+%
+%   Clause is a clause for one of the guarded ISO built-ins, PI. SWI-Prolog
+%   refuses to let a module define an ISO built-in; once the guarded ones
+%   lost the flag it would not, and a session's own write/1 would take the
+%   place of the built-in in its module. The assert guards and the
+%   consult (harness_sandbox.pl) refuse such a clause as SWI-Prolog did.
+builtin_clause(Clause, Name/Arity) :-
+    (   Clause = (Head :- _)
+    ->  true
+    ;   Head = Clause
+    ),
+    callable(Head),
+    functor(Head, Name, Arity),
+    unbound_builtin(Name, Arity).
 
 %!  expand_in(+Module, +Goal, -Expanded) is det.
 %

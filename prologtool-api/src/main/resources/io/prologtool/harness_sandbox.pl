@@ -148,6 +148,10 @@ module_local_flag(rational_syntax).
 %   asking where the load is (loading_session_source/0 costs about as
 %   much as the walk).
 system:term_expansion(Term, []) :-
+    builtin_clause(Term, PI),                   % harness_guard.pl
+    loading_session_source,
+    print_message(error, error(permission_error(modify, static_procedure, PI), _)).
+system:term_expansion(Term, []) :-
     \+ \+ suspect_subterm(Term, _),
     loading_session_source,
     prolog_load_context(module, M),

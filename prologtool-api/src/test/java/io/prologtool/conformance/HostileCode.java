@@ -324,6 +324,33 @@ public final class HostileCode {
                 fail(name, e.toString());
             }
         }
+        // A closed stream that was the current input or user_input hands the process's standard input back in
+        // SWI-Prolog, on the thread that closed it: in the goal, and on the worker or child for later requests.
+        goalVariant("set_input/1 to a stream, closed, then read/1 reads end_of_file", false, "",
+                "open_string(\"t.\", S), set_input(S), close(S), read(X), X == end_of_file",
+                r -> r.outcome() == Outcome.SUCCESS);
+        String leftInput = "a session's stream left as current input and user_input, closed with the session, "
+                + "then read/1 in the next goals and sessions reads end_of_file";
+        try {
+            for (int round = 0; round < 4; round++) {
+                try (PrologSession s = backend.open()) {
+                    GoalResult set = s.goal("open_string(\"t. u. v.\", S), set_input(S), "
+                            + "set_stream(S, alias(user_input)), read(_)").run();
+                    check(leftInput, set.outcome() == Outcome.SUCCESS, "setting the input: " + describe(set));
+                    GoalResult next = s.goal("read(X), X == end_of_file").run();
+                    check(leftInput, next.outcome() == Outcome.SUCCESS, "the next goal: " + describe(next));
+                }
+                for (int i = 0; i < 4; i++) {
+                    try (PrologSession other = backend.open()) {
+                        GoalResult o = other.goal("read(X), X == end_of_file").run();
+                        check(leftInput, o.outcome() == Outcome.SUCCESS, "another session: " + describe(o));
+                    }
+                }
+            }
+            pass(leftInput);
+        } catch (RuntimeException e) {
+            fail(leftInput, e.toString());
+        }
     }
 
     /** A goal that would run far past its limit in C ends about when its time limit says. */

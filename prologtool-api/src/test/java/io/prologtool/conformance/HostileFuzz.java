@@ -32,9 +32,6 @@ final class HostileFuzz {
     private HostileFuzz() {
     }
 
-    private static final String EARLIER_STATE = "read/1 from standard input after earlier careless cases on the same "
-            + "worker (in-process) or child (process) reads the JVM's standard input or the child's protocol stream; the "
-            + "case alone reads end of file, so an earlier case leaves the standard input rebound (not found yet)";
     private static final String DAG = "a DAG of 2^40 nodes or more (write_canonical, assert, nb_setval, tabling) runs in "
             + "C without looking at signals: in-process the call returns at its limit but the worker goes on and keeps "
             + "a core busy after the session closed";
@@ -47,11 +44,6 @@ final class HostileFuzz {
     static final List<KnownOpen> KNOWN_OPEN = List.of(
             new KnownOpen("jpl/*/*/dag", DAG),
             new KnownOpen("jpl/round/cpu_after_close", DAG),
-            new KnownOpen("jpl/careless/*read_after_seen/none", EARLIER_STATE),
-            new KnownOpen("jpl/careless/*read_stdin/none", EARLIER_STATE),
-            new KnownOpen("jpl/careless/*_user_input/none", EARLIER_STATE),
-            new KnownOpen("process/careless/*read_stdin/none", EARLIER_STATE),
-            new KnownOpen("process/careless/*read_after_seen/none", EARLIER_STATE),
             new KnownOpen("jpl/round/rss_back", "in-process, resident memory grows from round to round (0.8 to 1.7 GB "
                     + "over 600 cases) and is not all given back when the sessions close; tables and the allocator's "
                     + "arenas of the worker threads are the suspects"));
