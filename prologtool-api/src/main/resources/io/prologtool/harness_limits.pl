@@ -238,6 +238,7 @@ watchdog_loop :-
     flag('$pt_watchdog_wakes', _, Latest),
     findall(T-Key, watched(T, Key), Watched),
     check_memory(Now, Watched),
+    trim_after_closes(Now),
     foldl(watch_thread(Now), Watched, Latest-[], Wake-Struck),
     nb_setval('$pt_struck', Struck),
     flag('$pt_watchdog_wakes', _, Wake),
@@ -410,6 +411,27 @@ check_memory(_Now, Watched) :-
     ;   true
     ).
 
+%   trim_after_closes(+Now): memory that closed sessions held goes back to
+%   the system. The allocator keeps what is freed in its arenas (one per
+%   worker thread on the in-process backend) until asked, so without this
+%   the process's resident memory only grows with the largest sessions it
+%   served on each thread. At most once a second, and only when a session
+%   closed since the last time; the trim runs in a thread of its own, so
+%   that no deadline waits for it.
+trim_after_closes(Now) :-
+    (   flag('$pt_closed_since_trim', 1, 1),
+        flag('$pt_last_trim', Last, Last),
+        Now > Last + 1.0
+    ->  flag('$pt_closed_since_trim', _, 0),
+        flag('$pt_last_trim', _, Now),
+        catch(thread_create(catch(trim_heap, _, true), _, [detached(true)]), _, true)
+    ;   true
+    ).
+
+%   session_closed_for_trim: a session closed; its memory is worth giving back.
+session_closed_for_trim :-
+    flag('$pt_closed_since_trim', _, 1).
+
 over_memory_bound :-
     flag('$pt_memory_bound', Bound, Bound),
     integer(Bound),
@@ -482,6 +504,7 @@ inference_backstop(Seconds, Cap) :-
 %   crashes), hence the check on plunit:current_unit/4.
 
 forget_session_module(M) :-
+    session_closed_for_trim,
     (   unit_module_prefix(M, Prefix),
         findall(UM, ( current_module(UM),
                       atom_concat(Prefix, _, UM),
