@@ -210,13 +210,11 @@ unbound_iso(Goal) :-
 sandbox:(safe_primitive(M:Goal) :-
     atom(M),
     prologtool_harness:unbound_iso(Goal),
-    Goal \= _:_,
     safe_primitive(Goal)).
 sandbox:safe_meta(M:Goal, Called) :-
     atom(M),
     M \== prologtool_guard,
     unbound_iso(Goal),
-    Goal \= _:_,
     sandbox:safe_meta_call(Goal, M, Called).
 
 %   Sandboxed sessions: a guard is exactly as safe as the built-in it
@@ -791,18 +789,12 @@ prologtool_guard:close(S, Options) :-
 %
 %   user_input is the harness's empty stream, and so is current input.
 standard_input :-
-    input_is_empty_stream,
-    set_input(user_input).
-
-input_is_empty_stream :-
     (   empty_input_stream(In),
-        stream_property(U, alias(user_input))
-    ->  U == In
-    ;   fail
-    ),
-    !.
-input_is_empty_stream :-
-    empty_input.
+        stream_property(U, alias(user_input)),
+        U == In
+    ->  set_input(In)
+    ;   empty_input
+    ).
 
 %!  no_process_input is det.
 %
