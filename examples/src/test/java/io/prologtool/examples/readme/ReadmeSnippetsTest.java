@@ -21,17 +21,18 @@ import java.util.Locale;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every {@code ```java} block of the README compiles against this build, so the README cannot drift from
- * the code.
+ * Every {@code ```java} block of the README and of every guide under {@code docs/} compiles against this
+ * build, so the docs cannot drift from the code.
  *
- * <p>The convention a snippet is compiled under (also written in the README, "README snippets"):
+ * <p>The convention a snippet is compiled under (also written in docs/how-it-works.md, "Java blocks in
+ * the docs"):
  * <ul>
  *   <li>{@code import} lines at the top of a block are the imports of its compilation unit; every
  *       snippet also imports the packages of {@link #IMPORTS};</li>
  *   <li>the rest is the body of a method {@code void snippet() throws Exception} of a class whose fields
  *       are the context a reader has in mind: {@code backend} (a {@code PrologBackend}), {@code s} (a
  *       {@code PrologSession}), {@code registry}, {@code tools}, {@code model} (a LangChain4j
- *       {@code ChatModel}) and {@code plunitSource}. A snippet may declare its own variables of those
+ *       {@code ChatModel}), {@code plunitSource} and {@code executor} (a {@code PrologExecutor}). A snippet may declare its own variables of those
  *       names (they shadow the fields), and local classes, interfaces and records.</li>
  * </ul>
  * Snippets are compiled only, never run: the tests of each module run the same calls.
@@ -52,14 +53,18 @@ class ReadmeSnippetsTest {
                 PrologTools tools;
                 ChatModel model;
                 String plunitSource;
+                PrologExecutor executor;
             """;
 
-    /** One {@code ```java} block: where it starts in the README (1-based line of its first code line). */
+    /** One {@code ```java} block: where it starts in its file (1-based line of its first code line). */
     record Snippet(int line, List<String> code) {
     }
 
-    /** A snippet as a compilation unit, and the README line of each of its lines (0 for added lines). */
-    record Unit(String className, String text, int[] readmeLines) {
+    /**
+     * A snippet as a compilation unit, the Markdown file it comes from (relative to the repository's root)
+     * and the line in that file of each of its lines (0 for added lines).
+     */
+    record Unit(String className, String text, int[] readmeLines, String file) {
     }
 
     static Path readme() {
@@ -67,6 +72,30 @@ class ReadmeSnippetsTest {
         Path p = prop != null ? Path.of(prop) : Path.of("..", "README.md");
         assertThat(p).as("the README (system property prologtool.readme)").isRegularFile();
         return p;
+    }
+
+    /** The repository's root: the README's folder. */
+    static Path root() {
+        return readme().toAbsolutePath().normalize().getParent();
+    }
+
+    /** The README and every Markdown file directly under docs/, in a stable order. */
+    static List<Path> markdownFiles() throws IOException {
+        List<Path> files = new ArrayList<>();
+        files.add(readme());
+        Path docs = root().resolve("docs");
+        if (Files.isDirectory(docs)) {
+            try (java.util.stream.Stream<Path> list = Files.list(docs)) {
+                list.filter(f -> f.getFileName().toString().endsWith(".md") && Files.isRegularFile(f))
+                        .sorted().forEach(files::add);
+            }
+        }
+        return files;
+    }
+
+    /** A file's path relative to the repository's root, with forward slashes. */
+    static String relative(Path file) {
+        return root().relativize(file.toAbsolutePath().normalize()).toString().replace('\\', '/');
     }
 
     static List<Snippet> snippets(List<String> lines) {
@@ -78,7 +107,7 @@ class ReadmeSnippetsTest {
                 while (end < lines.size() && !lines.get(end).strip().equals("```")) {
                     end++;
                 }
-                assertThat(end).as("the java block at README line %d is closed", start).isLessThan(lines.size());
+                assertThat(end).as("the java block at line %d is closed", start).isLessThan(lines.size());
                 out.add(new Snippet(start + 1, lines.subList(start, end)));
                 i = end;
             }
@@ -87,7 +116,11 @@ class ReadmeSnippetsTest {
     }
 
     static Unit unit(Snippet snippet) {
-        String name = "ReadmeSnippetAtLine" + snippet.line();
+        return unit("README.md", snippet);
+    }
+
+    static Unit unit(String file, Snippet snippet) {
+        String name = "Snippet_" + file.replaceAll("[^A-Za-z0-9]", "_") + "_AtLine" + snippet.line();
         List<String> text = new ArrayList<>();
         List<Integer> map = new ArrayList<>();
         text.add("package readme;");
@@ -119,14 +152,24 @@ class ReadmeSnippetsTest {
         map.add(0);
         text.add("}");
         map.add(0);
-        return new Unit(name, String.join("\n", text) + "\n", map.stream().mapToInt(Integer::intValue).toArray());
+        return new Unit(name, String.join("\n", text) + "\n", map.stream().mapToInt(Integer::intValue).toArray(), file);
     }
 
     @Test
-    void everyJavaBlockOfTheReadmeCompiles(@org.junit.jupiter.api.io.TempDir Path out) throws IOException {
-        List<Snippet> snippets = snippets(Files.readAllLines(readme(), StandardCharsets.UTF_8));
-        assertThat(snippets).as("java blocks in the README").hasSizeGreaterThanOrEqualTo(15);
-        List<Unit> units = snippets.stream().map(ReadmeSnippetsTest::unit).toList();
+    void everyJavaBlockOfTheReadmeAndTheGuidesCompiles(@org.junit.jupiter.api.io.TempDir Path out) throws IOException {
+        List<Unit> units = new ArrayList<>();
+        int inReadme = 0;
+        for (Path file : markdownFiles()) {
+            String name = relative(file);
+            for (Snippet snippet : snippets(Files.readAllLines(file, StandardCharsets.UTF_8))) {
+                units.add(unit(name, snippet));
+                if (file.equals(readme())) {
+                    inReadme++;
+                }
+            }
+        }
+        assertThat(inReadme).as("java blocks in the README").isGreaterThanOrEqualTo(2);
+        assertThat(units).as("java blocks in the README and docs/").hasSizeGreaterThanOrEqualTo(20);
 
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertThat(javac).as("a JDK's compiler").isNotNull();
@@ -153,9 +196,9 @@ class ReadmeSnippetsTest {
                 Unit u = units.stream().filter(x -> d.getSource() != null
                         && d.getSource().getName().endsWith(x.className() + ".java")).findFirst().orElse(null);
                 int line = u == null || d.getLineNumber() < 1 ? 0 : u.readmeLines()[(int) d.getLineNumber() - 1];
-                errors.add("README.md:" + line + ": " + d.getMessage(Locale.ROOT));
+                errors.add((u == null ? "?" : u.file()) + ":" + line + ": " + d.getMessage(Locale.ROOT));
             }
-            assertThat(errors).as("compile errors in the README's java blocks").isEmpty();
+            assertThat(errors).as("compile errors in the java blocks of the README and docs/").isEmpty();
             assertThat(ok).isTrue();
         }
     }
@@ -166,5 +209,15 @@ class ReadmeSnippetsTest {
         assertThat(u.text()).contains("import java.util.List;").contains("void snippet() throws Exception {");
         int bodyLine = u.text().lines().toList().indexOf("List<String> xs = List.of(1);");
         assertThat(u.readmeLines()[bodyLine]).isEqualTo(42);
+        assertThat(u.file()).isEqualTo("README.md");
+    }
+
+    @Test
+    void aGuideBlockIsNamedByItsFileAndTheGuidesAreRead() throws IOException {
+        Unit u = unit("docs/terms.md", new Snippet(7, List.of("int x = 1;")));
+        assertThat(u.file()).isEqualTo("docs/terms.md");
+        assertThat(u.className()).isEqualTo("Snippet_docs_terms_md_AtLine7");
+        assertThat(markdownFiles().stream().map(ReadmeSnippetsTest::relative))
+                .contains("README.md", "docs/getting-started.md", "docs/sessions-and-goals.md");
     }
 }
