@@ -113,7 +113,7 @@ class DocCountsTest {
     static final Pattern REASONER_PROBLEMS = Pattern.compile("(?i)\\b" + NUMBER + " prolog-reasoner problems");
 
     @Test
-    void everyCountOfProlgReasonerProblemsIsTheDataSetsSize() throws IOException {
+    void everyCountOfPrologReasonerProblemsIsTheDataSetsSize() throws IOException {
         JsonNode problems = new ObjectMapper().readTree(root().resolve("data/prolog-reasoner/problems.json").toFile()).get("problems");
         assertThat(problems).as("data/prolog-reasoner/problems.json's problems").isNotNull();
         List<String> wrong = new ArrayList<>();
