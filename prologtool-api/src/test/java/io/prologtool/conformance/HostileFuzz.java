@@ -35,9 +35,6 @@ final class HostileFuzz {
     private static final String EARLIER_STATE = "read/1 from standard input after earlier careless cases on the same "
             + "worker (in-process) or child (process) reads the JVM's standard input or the child's protocol stream; the "
             + "case alone reads end of file, so an earlier case leaves the standard input rebound (not found yet)";
-    private static final String DAG = "a DAG of 2^40 nodes or more (write_canonical, assert, nb_setval, tabling) runs in "
-            + "C without looking at signals: in-process the call returns at its limit but the worker goes on and keeps "
-            + "a core busy after the session closed";
 
     /**
      * Classes known to fail, as globs over {@code backend/mode/operation/shape} ({@code *} matches any
@@ -45,8 +42,6 @@ final class HostileFuzz {
      * ({@code FUZZ_KNOWN=run}). Remove an entry once its class is fixed, so that the fuzzer proves it.
      */
     static final List<KnownOpen> KNOWN_OPEN = List.of(
-            new KnownOpen("jpl/*/*/dag", DAG),
-            new KnownOpen("jpl/round/cpu_after_close", DAG),
             new KnownOpen("jpl/careless/*read_after_seen/none", EARLIER_STATE),
             new KnownOpen("jpl/careless/*read_stdin/none", EARLIER_STATE),
             new KnownOpen("jpl/careless/*_user_input/none", EARLIER_STATE),
