@@ -938,8 +938,24 @@ check_depth(Term) :-
     ->  true
     ;   unshared(Term)
     ->  checked_tree(Term)
+    ;   small_shared(Term)
+    ->  true
     ;   checked_factored(Term)
     ).
+
+%   small_shared(@Term): Term, which shares subterms, is within both
+%   bounds without a walk. A term of S cells is nested at most S deep,
+%   and with K shared subterms it unfolds to at most S^(K+1) cells (each
+%   shared subterm occurs at most S times in what holds it). Most terms
+%   that share anything share a subterm or two (f(X, X)).
+small_shared(Term) :-
+    term_depth_limit(Limit),
+    term_size(Term, Size),
+    Size =< Limit,
+    findall(K, ( '$factorize_term'(Term, _, Substitutions),
+                 length(Substitutions, K) ), [K]),
+    term_cells_limit(MaxCells),
+    (K + 1) * log(max(2, Size)) =< log(MaxCells).
 
 %   unshared(@Term): the compound Term has no cycle and shares no
 %   subterm. '$factorize_term'/3 puts variables in place of the shared
@@ -1522,7 +1538,10 @@ guarded_clause(M:Clause, M:Clause) :-
     ;   unshared(Clause)
     ->  checked_tree(Clause),
         atom_chars_in(Clause, 0, Chars)
-    ;   checked_factored(Clause),
+    ;   (   small_shared(Clause)
+        ->  true
+        ;   checked_factored(Clause)
+        ),
         findall(C, ( '$factorize_term'(Clause, Skeleton, Substitutions),
                      atom_chars_in(Skeleton, 0, C0),
                      substitution_atom_chars(Substitutions, C0, C) ),
