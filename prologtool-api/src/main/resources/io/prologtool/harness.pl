@@ -669,8 +669,8 @@ existing_session(Req, M) :-
 %   never run under what another one left behind.
 apply_session_limits(Opts) :-
     (   get_dict(stack_limit, Opts, Limit), integer(Limit)
-    ->  catch(set_prolog_flag(stack_limit, Limit), _, true)
-    ;   true
+    ->  set_stack_limit(Limit)
+    ;   table_tripwires
     ),
     (   get_dict(max_atom_chars, Opts, MaxAtom), integer(MaxAtom)
     ->  nb_setval('$pt_max_atom', MaxAtom)
@@ -1316,9 +1316,33 @@ residual_pairs(Answers, Pairs) :-
 apply_stack_limit(Req) :-
     (   get_dict(stack_limit, Req, Limit),
         integer(Limit)
-    ->  catch(set_prolog_flag(stack_limit, Limit), _, true)
+    ->  set_stack_limit(Limit)
     ;   true
     ).
+
+%!  set_stack_limit(+Bytes) is det.
+%
+%   Set this thread's stack limit, and the size bounds of tabled calls
+%   and answers that follow from it (table_tripwires/0).
+set_stack_limit(Limit) :-
+    catch(set_prolog_flag(stack_limit, Limit), _, true),
+    table_tripwires.
+
+%!  table_tripwires is det.
+%
+%   A tabled call's variant and each of its answers go into a trie, which
+%   SWI-Prolog builds by walking the term as a tree in C, without looking
+%   at signals: a call whose argument is a DAG (f(T, T) nested 40 deep)
+%   would add 2^40 nodes. SWI-Prolog's own tripwires bound that as it
+%   goes (max_table_subgoal_size and max_table_answer_size, per thread,
+%   raising resource_error(tripwire(...))); they are set to the cells
+%   that any term may have unfolded (term_cells_limit/1, harness_guard.pl).
+table_tripwires :-
+    term_cells_limit(Max),
+    catch(( set_prolog_flag(max_table_subgoal_size_action, error),
+            set_prolog_flag(max_table_subgoal_size, Max),
+            set_prolog_flag(max_table_answer_size_action, error),
+            set_prolog_flag(max_table_answer_size, Max) ), _, true).
 
 check_side_effects(true, _, _) :- !.
 check_side_effects(false, M, Goal) :-

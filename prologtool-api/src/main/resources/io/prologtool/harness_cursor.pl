@@ -152,7 +152,7 @@ stop_session_cursors(M, Stuck) :-
 
 cursor_run(M, Opts, Goal, Bindings, MaxDepth, MaxInf, SideEffects, StackLimit, In, Out) :-
     apply_session_limits(Opts),
-    (   integer(StackLimit) -> catch(set_prolog_flag(stack_limit, StackLimit), _, true) ; true ),
+    (   integer(StackLimit) -> set_stack_limit(StackLimit) ; true ),      % harness.pl
     capture_this_thread,
     message_queue_create(Answers),
     nb_setval('$pt_cursor', cursor(In, Out, Answers)),

@@ -138,6 +138,7 @@ guarded(normalize_space(_, _)).
 guarded(sformat(_, _)).
 guarded(sformat(_, _, _)).
 guarded(seen).
+guarded(told).
 guarded(close(_)).
 guarded(close(_, _)).
 guarded(open(_, _, _)).
@@ -148,6 +149,22 @@ guarded(tmp_file_stream(_, _, _)).
 guarded(engine_create(_, _, _)).
 guarded(engine_create(_, _, _, _)).
 guarded(call_with_depth_limit(_, _, _)).
+guarded(see(_)).
+guarded(tell(_)).
+guarded(append(_)).
+guarded(format_to_chars(_, _, _)).
+guarded(format_to_chars(_, _, _, _)).
+guarded(with_output_to_chars(_, _)).
+guarded(with_output_to_chars(_, _, _)).
+guarded(with_output_to_chars(_, _, _, _)).
+guarded(variant_sha1(_, _)).
+guarded(variant_hash(_, _)).
+guarded(term_hash(_, _, _, _)).
+guarded(trie_insert(_, _)).
+guarded(trie_insert(_, _, _)).
+guarded(trie_insert(_, _, _, _)).
+guarded(trie_update(_, _, _)).
+guarded(trie_lookup(_, _, _)).
 
 %!  guarded_name(+Name) is semidet.
 %
@@ -281,6 +298,15 @@ refused_goal(shell(_, _)).
 safe_builtin(format(Format), Called) :-
     !,                                  % as library(sandbox) checks format/2
     safe_builtin(format(Format, []), Called).
+safe_builtin(format_to_chars(Format, Args, _), Called) :-
+    !,                                  % its guard is format/3 into codes
+    safe_builtin(format(Format, Args), Called).
+safe_builtin(format_to_chars(Format, Args, _, _), Called) :-
+    !,
+    safe_builtin(format(Format, Args), Called).
+safe_builtin(with_output_to_chars(Goal, _), [Goal]) :- !.
+safe_builtin(with_output_to_chars(Goal, _, _), [Goal]) :- !.
+safe_builtin(with_output_to_chars(Goal, _, _, _), [Goal]) :- !.
 safe_builtin(Builtin, []) :-
     session_confined(Builtin),
     !.
@@ -497,6 +523,40 @@ prologtool_guard:assertz(Clause, Ref) :-
     system:assertz(Checked, Ref).
 
                  /*******************************
+                 *     TERMS WALKED AS TREES    *
+                 *******************************/
+
+%   These walk a term as a tree in C without looking at signals: a term
+%   that shares subterms (f(T, T) nested 40 deep) is checked for its size
+%   unfolded first (check_depth/1). Tabled calls and answers are bounded
+%   by SWI-Prolog's own tripwires (table_tripwires/0 in harness.pl).
+
+prologtool_guard:variant_sha1(Term, Hash) :-
+    prologtool_harness:check_depth(Term),
+    system:variant_sha1(Term, Hash).
+prologtool_guard:variant_hash(Term, Hash) :-
+    prologtool_harness:check_depth(Term),
+    system:variant_hash(Term, Hash).
+prologtool_guard:term_hash(Term, Depth, Range, Hash) :-
+    prologtool_harness:check_depth(Term),
+    system:term_hash(Term, Depth, Range, Hash).
+prologtool_guard:trie_insert(Trie, Key) :-
+    prologtool_harness:check_depth(Key),
+    system:trie_insert(Trie, Key).
+prologtool_guard:trie_insert(Trie, Key, Value) :-
+    prologtool_harness:check_depth(Key-Value),
+    system:trie_insert(Trie, Key, Value).
+prologtool_guard:trie_insert(Trie, Key, Value, Handle) :-
+    prologtool_harness:check_depth(Key-Value),
+    system:trie_insert(Trie, Key, Value, Handle).
+prologtool_guard:trie_update(Trie, Key, Value) :-
+    prologtool_harness:check_depth(Key-Value),
+    system:trie_update(Trie, Key, Value).
+prologtool_guard:trie_lookup(Trie, Key, Value) :-
+    prologtool_harness:check_depth(Key),
+    system:trie_lookup(Trie, Key, Value).
+
+                 /*******************************
                  *            WRITING           *
                  *******************************/
 
@@ -566,7 +626,7 @@ prolog:message(Term) -->
     { \+ prologtool_harness:depth_ok(Term),
       prologtool_harness:term_depth_limit(Limit)
     },
-    [ 'A message nested more than ~D levels deep (not printed)'-[Limit] ].
+    [ 'A message nested more than ~D levels deep or too large unfolded (not printed)'-[Limit] ].
 
 %   library(debug) translates its own assertion_failed message before the
 %   hook above is asked (it was loaded first), and prints the goal:
@@ -575,8 +635,7 @@ prolog:message(Term) -->
 :- dynamic prolog:assertion_failed/2.
 prolog:assertion_failed(_Reason, Goal) :-
     \+ prologtool_harness:depth_ok(Goal),
-    prologtool_harness:term_depth_limit(Limit),
-    prologtool_harness:too_deep(Limit).
+    prologtool_harness:check_depth(Goal).
 
 prologtool_guard:(format(Format) :-
     context_module(M),
@@ -738,6 +797,30 @@ prologtool_guard:(sformat(String, Format, Args) :-
     context_module(M),
     @(prologtool_guard:format(string(String), Format, Args), M)).
 
+%   library(charsio)'s format_to_chars/3,4 and with_output_to_chars/2,3,4
+%   would call system's format/3 and with_output_to/2 from their library:
+%   they are the guarded ones into codes (the text in memory bounded).
+:- module_transparent
+    prologtool_guard:format_to_chars/3, prologtool_guard:format_to_chars/4.
+prologtool_guard:(format_to_chars(Format, Args, Codes) :-
+    context_module(M),
+    @(prologtool_guard:format(codes(Codes), Format, Args), M)).
+prologtool_guard:(format_to_chars(Format, Args, Codes, Tail) :-
+    context_module(M),
+    @(prologtool_guard:format(codes(Codes, Tail), Format, Args), M)).
+
+:- meta_predicate
+    prologtool_guard:with_output_to_chars(0, -),
+    prologtool_guard:with_output_to_chars(0, -, ?),
+    prologtool_guard:with_output_to_chars(0, -, -, ?).
+prologtool_guard:with_output_to_chars(Goal, Codes) :-
+    prologtool_guard:with_output_to(codes(Codes), Goal).
+prologtool_guard:with_output_to_chars(Goal, Codes, Tail) :-
+    prologtool_guard:with_output_to(codes(Codes, Tail), Goal).
+prologtool_guard:with_output_to_chars(Goal, Stream, Codes, Tail) :-
+    prologtool_guard:with_output_to(codes(Codes, Tail),
+                                    ( current_output(Stream), Goal )).
+
                  /*******************************
                  *       STANDARD STREAMS       *
                  *******************************/
@@ -755,8 +838,15 @@ prologtool_guard:seen :-
     current_input(S),
     (   prologtool_harness:standard_stream(S)
     ->  true
-    ;   system:seen,
-        prologtool_harness:no_process_input
+    ;   close(S),
+        set_input(user_input)
+    ).
+prologtool_guard:told :-
+    current_output(S),
+    (   prologtool_harness:standard_stream(S)
+    ->  true
+    ;   close(S),
+        set_output(user_output)
     ).
 prologtool_guard:close(S) :-
     (   prologtool_harness:standard_stream(S)
@@ -835,6 +925,25 @@ prologtool_guard:(open_null_stream(Stream) :-
 prologtool_guard:(tmp_file_stream(Encoding, File, Stream) :-
     context_module(M),
     prologtool_harness:session_stream(M, system:tmp_file_stream(Encoding, File, Stream), Stream)).
+%   Edinburgh-style I/O: see/1, tell/1 and append/1 of a file name open a
+%   stream of the session's, as open/3 does, and make it current; of a
+%   stream, an alias or user they only make it current. They do not use
+%   SWI-Prolog's own: those push the input or output they replace on a
+%   stack of the thread's, which outlives the session and its streams
+%   (a later seen/0 or told/0 on that thread would make a closed stream
+%   current again: a crash). seen/0 and told/0 close the current stream
+%   unless it is a standard one, and go back to the standard one.
+:- module_transparent
+    prologtool_guard:see/1, prologtool_guard:tell/1, prologtool_guard:append/1.
+prologtool_guard:(see(Source) :-
+    context_module(M),
+    prologtool_harness:session_redirect(M, Source, read)).
+prologtool_guard:(tell(Sink) :-
+    context_module(M),
+    prologtool_harness:session_redirect(M, Sink, write)).
+prologtool_guard:(append(Sink) :-
+    context_module(M),
+    prologtool_harness:session_redirect(M, Sink, append)).
 
                  /*******************************
                  *      ENGINES, NESTED LIMITS  *
@@ -881,26 +990,60 @@ reentry_limit(200).
 %!  check_depth(@Term) is det.
 %
 %   Throw resource_error(term_depth) when Term is nested deeper than the
-%   term depth limit. List elements count as one level each; a list's
-%   length does not (the C code walks list tails in a loop). A term with
-%   fewer cells than the limit cannot be that deep, which spares the walk
-%   for almost every term.
+%   term depth limit, and resource_error(term_size) when Term, unfolded
+%   into the tree that SWI-Prolog's writer, compiler and tabling walk,
+%   has more cells than the session's stacks hold (term_cells_limit/1).
+%   List elements count as one level each; a list's length does not (the
+%   C code walks list tails in a loop).
 %
-%   A cyclic term is measured, not exempted: SWI-Prolog's writer writes
-%   it from its factorisation ('$factorize_term'/3, which is iterative in
-%   C: the skeleton, and a substitution for each cyclic or shared
-%   subterm), and a deep acyclic part beside a cycle reaches the C writer
-%   all the same. See cyclic_depth_within/2.
+%   A term that shares no subterm and has no cycle ('$factorize_term'/3,
+%   iterative in C, finds nothing to factor) is the tree itself: its size
+%   is bounded by the stacks it lives on, and with fewer cells than the
+%   depth limit it cannot be too deep, which spares the walk for almost
+%   every term.
+%
+%   A term that shares subterms is a DAG: f(T, T) nested 40 deep is 40
+%   cells on the stacks and 2^40 nodes to every C routine that walks it
+%   as a tree (the writer, assert's compiler, a tabled call's trie,
+%   variant_sha1/2), which runs for hours without looking at signals. A
+%   cyclic term is measured, not exempted: SWI-Prolog's writer writes it
+%   from its factorisation, and a deep acyclic part beside a cycle
+%   reaches the C writer all the same. Both are measured on their
+%   factorisation (factored_within/3), in time linear in their cells.
 check_depth(Term) :-
-    term_depth_limit(Limit),
     (   \+ compound(Term)
     ->  true
-    ;   \+ acyclic_term(Term)
-    ->  (   cyclic_depth_within(Term, Limit)
-        ->  true
-        ;   too_deep(Limit)
-        )
-    ;   term_size(Term, Size),
+    ;   unshared(Term)
+    ->  checked_tree(Term)
+    ;   small_shared(Term)
+    ->  true
+    ;   checked_factored(Term)
+    ).
+
+%   small_shared(@Term): Term, which shares subterms, is within both
+%   bounds without a walk. A term of S cells is nested at most S deep,
+%   and with K shared subterms it unfolds to at most S^(K+1) cells (each
+%   shared subterm occurs at most S times in what holds it). Most terms
+%   that share anything share a subterm or two (f(X, X)).
+small_shared(Term) :-
+    term_depth_limit(Limit),
+    term_size(Term, Size),
+    Size =< Limit,
+    findall(K, ( '$factorize_term'(Term, _, Substitutions),
+                 length(Substitutions, K) ), [K]),
+    term_cells_limit(MaxCells),
+    (K + 1) * log(max(2, Size)) =< log(MaxCells).
+
+%   unshared(@Term): the compound Term has no cycle and shares no
+%   subterm. '$factorize_term'/3 puts variables in place of the shared
+%   subterms of Term itself (to be bound back): when it finds none,
+%   nothing changed, and otherwise the failed unification undoes it.
+unshared(Term) :-
+    '$factorize_term'(Term, _, []).
+
+checked_tree(Term) :-
+    term_depth_limit(Limit),
+    (   term_size(Term, Size),
         Size =< Limit
     ->  true
     ;   depth_within(Term, Limit)
@@ -908,28 +1051,43 @@ check_depth(Term) :-
     ;   too_deep(Limit)
     ).
 
-%!  cyclic_depth_within(@Term, +Limit) is semidet.
+checked_factored(Term) :-
+    term_depth_limit(Limit),
+    term_cells_limit(MaxCells),
+    factored_within(Term, Limit, MaxCells).
+
+%!  term_cells_limit(-MaxCells) is det.
 %
-%   The cyclic Term, unfolded as far as the writer unfolds it, is nested
-%   at most Limit deep. Its factorisation is a skeleton and substitutions
-%   V = Value, each Value an acyclic term that names other substitutions'
-%   variables (a cycle names its own). Each such variable is bound to a
-%   marker '$pt_factor'(I, Memo) (Memo a term of this call only, so no
-%   term of the session can pass for a marker), and the depth of a
-%   marker is the depth of its Value, worked out once (memo) and counted
-%   0 while it is being worked out (a cycle, which the writer does not
-%   unfold). So the walk is the longest path through the factorisation:
-%   a bound on what the writer recurses on. Every walk stops at Limit,
-%   and each piece is an acyclic term, so the check itself is bounded.
-cyclic_depth_within(Term, Limit) :-
+%   How many cells a term may have once unfolded: as many as the stacks
+%   of the request hold (its stack limit, 8 bytes a cell), so a shared
+%   term may cost a C routine no more than a term of the same size that
+%   shares nothing. At the default 256 MiB stack limit that is 32 Mi
+%   cells, about a second and a half of the writer.
+term_cells_limit(MaxCells) :-
+    current_prolog_flag(stack_limit, Stack),
+    MaxCells is max(1_000_000, Stack // 8).
+
+%!  factored_within(@Term, +Limit, +MaxCells) is det.
+%
+%   Throw resource_error(term_depth) or resource_error(term_size) when
+%   the cyclic or shared Term, unfolded as far as the writer unfolds it,
+%   is nested more than Limit deep or has more than MaxCells cells. Its
+%   factorisation is a skeleton and substitutions V = Value, each Value
+%   an acyclic term that names other substitutions' variables (a cycle
+%   names its own). Each such variable is bound to a marker
+%   '$pt_factor'(I, Memo) (Memo a term of this call only, so no term of
+%   the session can pass for a marker), and the depth and size of a
+%   marker are those of its Value, worked out once (memo) and counted 0
+%   while being worked out (a cycle, which the writer does not unfold).
+%   So the walk visits each cell of the factorisation once, and each
+%   descent stops at Limit.
+factored_within(Term, Limit, MaxCells) :-
     \+ \+ ( '$factorize_term'(Term, Skeleton, Substitutions),
             length(Substitutions, N),
             functor(Memo, memo, N),
             bind_factors(Substitutions, 1, Memo, Values),
             Values1 =.. [values|Values],
-            Cap is Limit + 1,
-            capped_depth(Skeleton, Cap, Memo, Values1, Depth),
-            Depth =< Limit
+            unfolded(Skeleton, Limit, Limit-MaxCells, Memo, Values1, _, _)
           ).
 
 bind_factors([], _, _, []).
@@ -938,54 +1096,86 @@ bind_factors([V=Value|Subs], I, Memo, [Value|Values]) :-
     I1 is I + 1,
     bind_factors(Subs, I1, Memo, Values).
 
-%   capped_depth(+Term, +Cap, +Memo, +Values, -Depth): the depth of Term
-%   (as the writer nests it), or Cap if it is Cap or more.
-capped_depth(Term, Cap, Memo, Values, Depth) :-
+%   unfolded(+Term, +Left, +Limits, +Memo, +Values, -Depth, -Cells):
+%   Term unfolds to Cells cells, nested Depth deep, and Depth =< Left;
+%   else it throws. Limits is Limit-MaxCells, for the errors.
+unfolded(Term, Left, Limits, Memo, Values, Depth, Cells) :-
     (   \+ compound(Term)
-    ->  Depth = 0
+    ->  Depth = 0,
+        Cells = 0
     ;   Term = '$pt_factor'(I, M),
         M == Memo
-    ->  factor_depth(I, Cap, Memo, Values, Depth)
-    ;   Cap1 is Cap - 1,
+    ->  factor_unfolded(I, Limits, Memo, Values, Depth, Cells),
+        (   Depth =< Left
+        ->  true
+        ;   Limits = Limit-_,
+            too_deep(Limit)
+        )
+    ;   Left =< 0
+    ->  Limits = Limit-_,
+        too_deep(Limit)
+    ;   Left1 is Left - 1,
         (   Term = [_|_]
-        ->  list_depth(Term, Cap1, Memo, Values, 0, D)
+        ->  list_unfolded(Term, Left1, Limits, Memo, Values, 0, D, 0, C)
         ;   compound_name_arity(Term, _, Arity),
-            args_depth(1, Arity, Term, Cap1, Memo, Values, 0, D)
+            args_unfolded(1, Arity, Term, Left1, Limits, Memo, Values, 0, D, 0, C0),
+            C is C0 + Arity + 1
         ),
-        Depth is min(Cap, D + 1)
+        Depth is D + 1,
+        Cells = C,
+        check_cells(Cells, Limits)
     ).
 
-factor_depth(I, Cap, Memo, Values, Depth) :-
+check_cells(Cells, _-MaxCells) :-
+    (   Cells =< MaxCells
+    ->  true
+    ;   too_large(MaxCells)
+    ).
+
+%   A substitution's value, unfolded once: its depth counted from its own
+%   root, so that it holds wherever the value occurs.
+factor_unfolded(I, Limits, Memo, Values, Depth, Cells) :-
     arg(I, Memo, Known),
-    (   integer(Known)
-    ->  Depth = Known                   % 0 while being worked out (a cycle)
-    ;   nb_setarg(I, Memo, 0),          % a cycle through it adds nothing
+    (   nonvar(Known)
+    ->  Known = d(Depth, Cells)                            % d(0, 0) while being worked out (a cycle)
+    ;   nb_setarg(I, Memo, d(0, 0)),
         arg(I, Values, Value),
-        capped_depth(Value, Cap, Memo, Values, D0),
-        nb_setarg(I, Memo, D0),
-        Depth = D0
+        Limits = Limit-_,
+        unfolded(Value, Limit, Limits, Memo, Values, Depth, Cells),
+        nb_setarg(I, Memo, d(Depth, Cells))
     ).
 
-list_depth(List, Cap, Memo, Values, D0, D) :-
-    (   D0 >= Cap
-    ->  D = D0
-    ;   List = [H|T],
+list_unfolded(List, Left, Limits, Memo, Values, D0, D, C0, C) :-
+    (   List = [H|T],
         \+ ( List = '$pt_factor'(_, M), M == Memo )
-    ->  capped_depth(H, Cap, Memo, Values, DH),
+    ->  unfolded(H, Left, Limits, Memo, Values, DH, CH),
         D1 is max(D0, DH),
-        list_depth(T, Cap, Memo, Values, D1, D)
-    ;   capped_depth(List, Cap, Memo, Values, DT),       % the tail
-        D is max(D0, DT)
+        C1 is C0 + CH + 3,
+        check_cells(C1, Limits),
+        list_unfolded(T, Left, Limits, Memo, Values, D1, D, C1, C)
+    ;   List = '$pt_factor'(I, M),      % a shared tail: its elements
+        M == Memo,                      % are at the level of these
+        arg(I, Values, [_|_])
+    ->  Left1 is Left + 1,
+        unfolded(List, Left1, Limits, Memo, Values, DT, CT),
+        D is max(D0, DT - 1),
+        C is C0 + CT
+    ;   unfolded(List, Left, Limits, Memo, Values, DT, CT),      % the tail
+        D is max(D0, DT),
+        C is C0 + CT
     ).
 
-args_depth(I, Arity, Term, Cap, Memo, Values, D0, D) :-
-    (   ( I > Arity ; D0 >= Cap )
-    ->  D = D0
+args_unfolded(I, Arity, Term, Left, Limits, Memo, Values, D0, D, C0, C) :-
+    (   I > Arity
+    ->  D = D0,
+        C = C0
     ;   arg(I, Term, Arg),
-        capped_depth(Arg, Cap, Memo, Values, DA),
+        unfolded(Arg, Left, Limits, Memo, Values, DA, CA),
         D1 is max(D0, DA),
+        C1 is C0 + CA,
+        check_cells(C1, Limits),
         I1 is I + 1,
-        args_depth(I1, Arity, Term, Cap, Memo, Values, D1, D)
+        args_unfolded(I1, Arity, Term, Left, Limits, Memo, Values, D1, D, C1, C)
     ).
 
 %!  session_stream(+Module, :Open, -Stream) is det.
@@ -1006,10 +1196,44 @@ session_stream(M, Open, Stream) :-
     ;   true
     ),
     call(Open),
-    (   session(M, _)
+    (   session(M, _),
+        \+ session_stream_(M, Stream)
     ->  assertz(session_stream_(M, Stream))
     ;   true
     ).
+
+%!  session_redirect(+Module, +Spec, +Mode) is det.
+%
+%   see/1 (Mode read), tell/1 (write) or append/1 (append) of Spec for
+%   session Module. user, a stream or an alias is made current. A file
+%   name selects the stream the session opened for that file in that
+%   mode before, if it is still open, or opens one (counted and closed
+%   with the session, as open/3's) and makes it current.
+session_redirect(M, Spec, Mode) :-
+    (   Mode == read -> Select = set_input ; Select = set_output ),
+    (   Spec == user
+    ->  (   Mode == read -> call(Select, user_input) ; call(Select, user_output) )
+    ;   (   is_stream(Spec)
+        ;   atom(Spec), stream_property(_, alias(Spec))
+        )
+    ->  call(Select, Spec)
+    ;   session_file_stream(M, Spec, Mode, Stream)
+    ->  call(Select, Stream)
+    ;   session_stream(M, system:open(Spec, Mode, Stream, []), Stream),
+        call(Select, Stream)
+    ).
+
+session_file_stream(M, Spec, Mode, Stream) :-
+    catch(absolute_file_name(Spec, File), _, fail),
+    session_stream_(M, Stream),
+    is_stream(Stream),
+    stream_property(Stream, file_name(File)),
+    (   Mode == read
+    ->  stream_property(Stream, mode(read))
+    ;   stream_property(Stream, mode(M1)),
+        memberchk(M1, [write, append])
+    ),
+    !.
 
 :- dynamic session_stream_/2.           % Module, Stream
 
@@ -1071,12 +1295,19 @@ session_depth_limit(Goal, Limit, Result) :-
     ).
 
 %!  depth_ok(@Term) is semidet.
+%
+%   Term is neither nested too deep nor too large unfolded (check_depth/1).
 depth_ok(Term) :-
-    catch(check_depth(Term), error(resource_error(term_depth), _), fail).
+    catch(check_depth(Term), error(resource_error(_), _), fail).
 
 too_deep(Limit) :-
     format(atom(Why), 'the term is nested more than ~D levels deep', [Limit]),
     throw(error(resource_error(term_depth), context(_, Why))).
+
+too_large(MaxCells) :-
+    format(atom(Why), 'the term shares subterms that, unfolded, make more than ~D cells, \c
+                       more than the stacks hold (a C routine would walk them all)', [MaxCells]),
+    throw(error(resource_error(term_size), context(_, Why))).
 
 depth_within(Term, Depth) :-
     (   compound(Term)
@@ -1376,13 +1607,131 @@ max_atom_chars(Max) :-
 %!  guarded_clause(+MClause, -Checked) is det.
 %
 %   A clause that session code asserts, once it is known not to be too
-%   deep for the compiler.
+%   deep or too large unfolded for the compiler, and its long atoms fit
+%   the session's clause space (charge_clause_atoms/2).
 guarded_clause(M:Clause, M:Clause) :-
-    check_depth(Clause),
     (   nonvar(Clause),
         builtin_clause(Clause, PI)
     ->  throw(error(permission_error(modify, static_procedure, PI), _))
     ;   true
+    ),
+    (   \+ compound(Clause)
+    ->  atom_chars_in(Clause, 0, Chars)
+    ;   unshared(Clause)
+    ->  checked_tree(Clause),
+        atom_chars_in(Clause, 0, Chars)
+    ;   (   small_shared(Clause)
+        ->  true
+        ;   checked_factored(Clause)
+        ),
+        findall(C, ( '$factorize_term'(Clause, Skeleton, Substitutions),
+                     atom_chars_in(Skeleton, 0, C0),
+                     substitution_atom_chars(Substitutions, C0, C) ),
+                [Chars])
+    ),
+    charge_clause_atoms(M, Chars).
+
+%!  charge_clause_atoms(+Module, +Chars) is det.
+%
+%   A clause holds its atoms by reference: SWI-Prolog's clause space
+%   (the module's program_space, the session's clauseSpaceBytes) counts
+%   the reference, not the atom's text, so facts holding long atoms (each
+%   up to max_atom_chars) could hold any amount of memory within a small
+%   budget. The text of the long atoms (long_atom/1) that a session's
+%   asserted clauses hold is charged to the clause space as well: a
+%   running total per session (Chars, the text of the long atoms of the
+%   clause asserted now, is found by a walk of the clause's factorisation,
+%   which the depth check makes anyway), and
+%   when the total says the budget is passed it is counted again from the
+%   clauses the session holds now (distinct atoms; retracted clauses no
+%   longer count) before the assert is refused with
+%   resource_error(program_space).
+charge_clause_atoms(M, Chars) :-
+    (   Chars =:= 0
+    ->  true
+    ;   module_property(M, program_space(Space))
+    ->  (   session_atom_chars_(M, Held0) -> true ; Held0 = 0 ),
+        module_property(M, program_size(Size)),
+        (   Size + Held0 + Chars =< Space
+        ->  Held = Held0
+        ;   held_atom_chars(M, Held),
+            (   Size + Held + Chars =< Space
+            ->  true
+            ;   format(atom(Why), 'the session\'s clauses would hold ~D bytes of clauses and long atoms, \c
+                                   more than its clause space (~D bytes)', [Size + Held + Chars, Space]),
+                throw(error(resource_error(program_space), context(_, Why)))
+            )
+        ),
+        retractall(session_atom_chars_(M, _)),
+        Total is Held + Chars,
+        assertz(session_atom_chars_(M, Total))
+    ;   true
+    ).
+
+:- dynamic session_atom_chars_/2.       % Module, Chars of long atoms charged
+
+%   An atom long enough to be charged: shorter ones cost about as much as
+%   the clause cell that refers to them.
+long_atom(A) :-
+    atom(A),
+    atom_length(A, L),
+    L > 64.
+
+%   atom_chars_in(@Term, +Chars0, -Chars): add the text of the long atoms
+%   in the acyclic Term (names of compound terms included). A clause is
+%   walked in the pieces of its factorisation, so that each shared
+%   subterm counts once and a cyclic term ends.
+atom_chars_in(T, C0, C) :-
+    (   var(T)
+    ->  C = C0
+    ;   T = [H|Tail]
+    ->  atom_chars_in(H, C0, C1),
+        atom_chars_in(Tail, C1, C)
+    ;   compound(T)
+    ->  compound_name_arity(T, Name, Arity),
+        atom_chars_in(Name, C0, C1),
+        atom_args_chars(1, Arity, T, C1, C)
+    ;   atom(T),
+        atom_length(T, L),
+        L > 64
+    ->  C is C0 + L
+    ;   C = C0
+    ).
+
+substitution_atom_chars([], C, C).
+substitution_atom_chars([_=Value|Substitutions], C0, C) :-
+    atom_chars_in(Value, C0, C1),
+    substitution_atom_chars(Substitutions, C1, C).
+
+%   The last argument is a last call: a list is walked in a loop.
+atom_args_chars(I, Arity, T, C0, C) :-
+    arg(I, T, A),
+    (   I >= Arity
+    ->  atom_chars_in(A, C0, C)
+    ;   atom_chars_in(A, C0, C1),
+        I1 is I + 1,
+        atom_args_chars(I1, Arity, T, C1, C)
+    ).
+
+%   held_atom_chars(+M, -Chars): the text of the distinct long atoms held
+%   by the dynamic clauses of session M now.
+held_atom_chars(M, Chars) :-
+    findall(A, ( current_predicate(M:Name/Arity),
+                 functor(Head, Name, Arity),
+                 predicate_property(M:Head, dynamic),
+                 \+ predicate_property(M:Head, imported_from(_)),
+                 clause(M:Head, Body),
+                 long_atom_in(Head-Body, A) ), As),
+    sort(As, Distinct),
+    foldl([A, C0, C]>>( atom_length(A, L), C is C0 + L ), Distinct, 0, Chars).
+
+long_atom_in(T, A) :-
+    (   compound(T)
+    ->  (   compound_name_arity(T, A, _), long_atom(A)
+        ;   arg(_, T, Arg), long_atom_in(Arg, A)
+        )
+    ;   long_atom(T),
+        A = T
     ).
 
 %!  builtin_clause(+Clause, -PI) is semidet.
@@ -1608,6 +1957,7 @@ thread_ended_by(Id, Until, Wait) :-
 %   What a session leaves in the harness's own stores when it closes.
 forget_session_state(M) :-
     close_session_streams(M),
+    retractall(session_atom_chars_(M, _)),
     forget_session_global(M, _),
     retractall(session_flag_value(M, _, _)),
     forall(retract(session_record_key_(M, Scoped)),

@@ -191,6 +191,10 @@ stream_fingerprint(S, Id) :-
 volatile_flag(stack_limit).
 volatile_flag(table_space).
 volatile_flag(shared_table_space).
+volatile_flag(max_table_subgoal_size).
+volatile_flag(max_table_answer_size).
+volatile_flag(max_table_subgoal_size_action).
+volatile_flag(max_table_answer_size_action).
 volatile_flag(last_call_optimisation).
 volatile_flag(agc_margin).
 volatile_flag(cpu_count).

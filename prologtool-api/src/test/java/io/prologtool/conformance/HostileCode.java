@@ -113,6 +113,7 @@ public final class HostileCode {
                     h.budgets();
                 }
                 case "budget-cycles" -> h.budgetCycles(Integer.getInteger("prologtool.cycles", 200));
+                case "dags" -> h.dags();
                 default -> throw new IllegalArgumentException("no attack class " + args[1]);
             }
             status = h.failures.isEmpty() ? 0 : 1;
@@ -239,6 +240,23 @@ public final class HostileCode {
                     ":- table p/1.\np(X) :- between(1, 5000000, X).\n", "aggregate_all(count, p(_), _)",
                     kind("resource_error"), "", SessionOptions.builder().sandboxed(sandboxed)
                             .tableSpaceBytes(16L << 20).build());
+            boundedTimeVariant("format_to_chars(\"~*c\", [1000000000, 0'x], Cs) under a 1 s limit" + tag, sandboxed,
+                    "format_to_chars(\"~*c\", [1000000000, 0'x], _)");
+            boundedTimeVariant("with_output_to_chars(endless writes, Cs) under a 1 s limit" + tag, sandboxed,
+                    "with_output_to_chars((repeat, write(xxxxxxxxxxxxxxxx), fail), _)");
+            goalVariant("with_output_to_chars/4 writes into codes" + tag, sandboxed, "",
+                    "with_output_to_chars(forall(between(1, 3, _), write(ab)), _, Cs, [0'.]), atom_codes('ababab.', Cs)",
+                    r -> r.outcome() == Outcome.SUCCESS);
+            // Atoms are held by reference: their text is charged to the clause space as well.
+            goalVariant("facts holding long atoms past a 1 MiB clause space" + tag, sandboxed, ":- dynamic big/1.\n",
+                    "forall(between(1, 100, I), (format(atom(A), \"~*c~w\", [500000, 0'x, I]), assertz(big(A))))",
+                    kind("resource_error"), "", SessionOptions.builder().sandboxed(sandboxed)
+                            .clauseSpaceBytes(1L << 20).build());
+            goalVariant("retracted facts' long atoms no longer count" + tag, sandboxed, ":- dynamic big/1.\n",
+                    "forall(between(1, 20, I), (format(atom(A), \"~*c~w\", [300000, 0'x, I]), assertz(big(A)), "
+                            + "retract(big(_))))",
+                    r -> r.outcome() == Outcome.SUCCESS, "", SessionOptions.builder().sandboxed(sandboxed)
+                            .clauseSpaceBytes(1L << 20).build());
             goalVariant("engine_create/3 refused" + tag, sandboxed, "",
                     "engine_create(X, member(X, [1, 2]), E), engine_next(E, _)",
                     sandboxed ? kind("sandbox_violation") : kind("permission_error"));
@@ -291,6 +309,35 @@ public final class HostileCode {
         goalVariant("opening streams past maxOpenStreams", false, "",
                 "forall(between(1, 100, _), open_string(\"abc\", _))", kind("resource_error"), "",
                 SessionOptions.builder().maxOpenStreams(16).build());
+        // see/1, tell/1 and append/1 of a file name open streams, counted as open/3's
+        goalVariant("tell/1 of files past maxOpenStreams", false, "",
+                "forall(between(1, 100, _), (tmp_file(x, F), tell(F)))", kind("resource_error"), "",
+                SessionOptions.builder().maxOpenStreams(16).build());
+        goalVariant("append/1 of files past maxOpenStreams", false, "",
+                "forall(between(1, 100, _), (tmp_file(x, F), append(F)))", kind("resource_error"), "",
+                SessionOptions.builder().maxOpenStreams(16).build());
+        goalVariant("see/1 of files past maxOpenStreams", false, "",
+                "forall(between(1, 100, _), (tmp_file_stream(text, F, S), close(S), see(F)))", kind("resource_error"),
+                "", SessionOptions.builder().maxOpenStreams(16).build());
+        goalVariant("see/1 of the same file twice opens one stream", false, "",
+                "forall(between(1, 100, _), (tmp_file_stream(text, F, S), close(S), see(F), see(F), seen))",
+                r -> r.outcome() == Outcome.SUCCESS, "", SessionOptions.builder().maxOpenStreams(16).build());
+        String told = "streams tell/1 and see/1 left open are closed with their session";
+        try {
+            int before = openFds();
+            for (int i = 0; i < 20; i++) {
+                try (PrologSession s = backend.open()) {
+                    s.goal("forall(between(1, 5, _), (tmp_file(x, F), tell(F), see(F)))").run();
+                }
+            }
+            int after = openFds();
+            System.out.println("file descriptors before " + before + ", after 20 sessions that left 10 files open each "
+                    + "with tell/1 and see/1 " + after);
+            check(told, after - before < 20, "file descriptors grew from " + before + " to " + after);
+            pass(told);
+        } catch (RuntimeException e) {
+            fail(told, e.toString());
+        }
         String streams = "streams a session left open are closed with it";
         try {
             int before = openFds();
@@ -350,6 +397,81 @@ public final class HostileCode {
             pass(leftInput);
         } catch (RuntimeException e) {
             fail(leftInput, e.toString());
+        }
+    }
+
+    /** dag(K, T): f(T1, T1) nested K deep, K + 1 cells on the stacks and 2^K nodes as a tree. */
+    private static final String DAG = "dag(0, z) :- !.\ndag(K, f(T, T)) :- K1 is K - 1, dag(K1, T).\n";
+
+    /**
+     * Terms that share subterms (DAGs): 40 cells on the stacks, 2^40 nodes to every C routine that walks
+     * them as trees (the writer, assert's compiler, a tabled call's tries, variant_sha1/2), which runs
+     * without looking at signals. Each is a resource error at once, on every path, and no CPU is left
+     * burning after the sessions close; DAGs that fit the stacks unfolded still work.
+     */
+    private void dags() {
+        String dag = "dag(40, T), ";
+        String tables = DAG + ":- table tab/2.\ntab(X, X).\n:- table mk/1.\nmk(T) :- dag(40, T).\n";
+        for (boolean sandboxed : new boolean[]{false, true}) {
+            String tag = sandboxed ? " (sandboxed)" : "";
+            Predicate<GoalResult> refused = sandboxed ? kindIn("resource_error", "sandbox_violation") : kind("resource_error");
+            goalVariant("write_canonical/1 of a DAG of 2^40 nodes" + tag, sandboxed, DAG, dag + "write_canonical(T)",
+                    kind("resource_error"));
+            // The sandbox refuses a goal built at run time before anything runs.
+            goalVariant("print/1 of a DAG in a conjunction built at run time" + tag, sandboxed, DAG,
+                    dag + "G = (true, print(T)), call(G)", refused);
+            goalVariant("print/1 of a DAG in a conjunction given to a predicate of the session's" + tag, sandboxed,
+                    DAG + "twice(G) :- G, G.\n", dag + "twice((true, print(T)))", kind("resource_error"));
+            goalVariant("format(atom(A), ~q) of a DAG" + tag, sandboxed, DAG, dag + "format(atom(_), \"~q\", [T])",
+                    kind("resource_error"));
+            goalVariant("term_to_atom/2 of a DAG" + tag, sandboxed, DAG, dag + "term_to_atom(T, _)",
+                    kind("resource_error"));
+            goalVariant("assertz/1 of a DAG" + tag, sandboxed, DAG, dag + "assertz(big(T))", kind("resource_error"));
+            goalVariant("a DAG as the answer" + tag, sandboxed, DAG, "dag(40, T)",
+                    kindIn("resource_error", "reply_too_large"));
+            goalVariant("a tabled call with a DAG argument" + tag, sandboxed, tables, dag + "tab(T, _)",
+                    kind("resource_error"));
+            goalVariant("a tabled answer that is a DAG" + tag, sandboxed, tables, "mk(_)", kind("resource_error"));
+            goalVariant("print_message/2 of a DAG" + tag, sandboxed, DAG, dag + "print_message(error, fz(T))",
+                    kind("resource_error"));
+            goalVariant("message_to_string/2 of an error with a DAG culprit" + tag, sandboxed, DAG,
+                    dag + "message_to_string(error(type_error(integer, T), _), _)",
+                    r -> r.outcome() == Outcome.SUCCESS || kindIn("resource_error").test(r));
+            goalVariant("variant_sha1/2 of a DAG" + tag, sandboxed, DAG, dag + "variant_sha1(T, _)", refused);
+            goalVariant("nb_setval/2 of a DAG (copied as a DAG)" + tag, sandboxed, DAG,
+                    "dag(40, _T), nb_setval(k, _T), nb_getval(k, _V), _V = f(_, _)", r -> r.outcome() == Outcome.SUCCESS);
+            goalVariant("a DAG that fits the stacks unfolded is written" + tag, sandboxed, DAG,
+                    "dag(12, T), with_output_to(string(S), write_canonical(T)), string_length(S, 20476)",
+                    r -> r.outcome() == Outcome.SUCCESS);
+            goalVariant("a small shared term is written and asserted" + tag, sandboxed, ":- dynamic s/1.\n",
+                    "X = g(1), T = f(X, X), format(atom(A), \"~w\", [T]), A == 'f(g(1),g(1))', assertz(s(T)), s(f(Y, Y))",
+                    r -> r.outcome() == Outcome.SUCCESS);
+        }
+        goalVariant("trie_insert/3 of a DAG", false, DAG, dag + "trie_new(Tr), trie_insert(Tr, T, 1)",
+                kind("resource_error"));
+        goalVariant("term_hash/4 of a DAG", false, DAG, dag + "term_hash(T, 100, 1000, _)", kind("resource_error"));
+        // Nothing goes on in C after the calls returned and their sessions closed (in-process: a worker that
+        // kept walking a DAG would burn a core).
+        String idle = "no CPU burnt after the DAG attacks' sessions closed";
+        long cpu0 = cpuMs();
+        sleepMillis(1_000);
+        long cpu = cpuMs() - cpu0;
+        System.out.println("CPU of the JVM in a 1 s idle window after the DAG attacks: " + cpu + " ms");
+        if (cpu < 500) {
+            pass(idle);
+        } else {
+            fail(idle, cpu + " ms of CPU in a 1 s idle window");
+        }
+    }
+
+    /** CPU time of this process (user and system, every thread), in milliseconds; -1 if unknown. */
+    private static long cpuMs() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;      // utime, stime in 10 ms ticks
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 

@@ -84,6 +84,11 @@ public abstract class HostileCodeConformanceTest {
     }
 
     @Test
+    void dagsAreBoundedByTheirSizeUnfoldedOnEveryPathThatWalksThemAsTrees() throws Exception {
+        survives("dags");
+    }
+
+    @Test
     void openAttackCloseCyclesLeaveMemoryAtomsFdsAndThreadsFlat() throws Exception {
         survives("budget-cycles");
     }

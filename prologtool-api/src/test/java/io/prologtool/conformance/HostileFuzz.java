@@ -32,18 +32,12 @@ final class HostileFuzz {
     private HostileFuzz() {
     }
 
-    private static final String DAG = "a DAG of 2^40 nodes or more (write_canonical, assert, nb_setval, tabling) runs in "
-            + "C without looking at signals: in-process the call returns at its limit but the worker goes on and keeps "
-            + "a core busy after the session closed";
-
     /**
      * Classes known to fail, as globs over {@code backend/mode/operation/shape} ({@code *} matches any
      * text): the bounded run and {@code make fuzz} skip them unless asked to run them
      * ({@code FUZZ_KNOWN=run}). Remove an entry once its class is fixed, so that the fuzzer proves it.
      */
     static final List<KnownOpen> KNOWN_OPEN = List.of(
-            new KnownOpen("jpl/*/*/dag", DAG),
-            new KnownOpen("jpl/round/cpu_after_close", DAG),
             new KnownOpen("jpl/round/rss_back", "in-process, resident memory grows from round to round (0.8 to 1.7 GB "
                     + "over 600 cases) and is not all given back when the sessions close; tables and the allocator's "
                     + "arenas of the worker threads are the suspects"));
@@ -268,6 +262,10 @@ final class HostileFuzz {
             op("term_to_atom", Input.TERM, "term_to_atom(@T, _A)"),
             op("term_string", Input.TERM, "term_string(@T, _Str)"),
             op("sformat", Input.TERM, "sformat(_Str, \"~w\", [@T])"),
+            op("format_to_chars", Input.TERM, "format_to_chars(\"~q\", [@T], _Cs)"),
+            op("with_output_to_chars", Input.TERM, "with_output_to_chars(print(@T), _Cs)"),
+            new Op("format_to_chars_repeat_c", Input.NONE, "format_to_chars(\"~*c\", [@K, 0'x], _Cs)", Set.of(),
+                    BOUNDED, r -> pick(r, new long[]{1_000_000, 100_000_000})),
             new Op("answer", Input.TERM, "T = @T", Set.of(), ANSWERED, null),
             // readers
             op("read_term_string", Input.TEXT, "term_string(_X, @S)"),
@@ -318,6 +316,9 @@ final class HostileFuzz {
             op("ground", Input.TERM, "( ground(@T) -> true ; true )"),
             op("subsumes", Input.TERM, "subsumes_term(@T, @T)"),
             op("term_size", Input.TERM, "term_size(@T, _Sz)"),
+            op("variant_sha1", Input.TERM, "variant_sha1(@T, _H)"),
+            op("term_hash_depth", Input.TERM, "term_hash(@T, 1000, 1000000, _H)"),
+            op("trie_insert", Input.TERM, "trie_new(_Tr), trie_insert(_Tr, @T, 1)"),
             // tabling
             op("tabled_variant", Input.TERM, "fz_tab(@T, _X)", Set.of("tables")),
             new Op("tabled_answers", Input.NONE, "aggregate_all(count, fz_count(@K, _), _C)", Set.of("tables"),
@@ -339,6 +340,9 @@ final class HostileFuzz {
             opK("string_streams_left_open", Input.NONE, "forall(between(1, @K, _), open_string(\"x\", _))", 10, 10_000),
             opK("null_streams_left_open", Input.NONE, "forall(between(1, @K, _), open_null_stream(_))", 10, 10_000),
             opK("file_streams_left_open", Input.NONE, "forall(between(1, @K, _), open('/dev/null', read, _))", 10, 3_000),
+            opK("files_told_left_open", Input.NONE, "forall(between(1, @K, _), (tmp_file(fz, _F), tell(_F)))", 10, 100),
+            opK("files_seen_left_open", Input.NONE,
+                    "forall(between(1, @K, _), (tmp_file_stream(text, _F, _S), close(_S), see(_F)))", 10, 100),
             op("read_stdin", Input.NONE, "read(X)"),
             op("read_after_seen", Input.NONE, "seen, read(X)"),
             op("read_user_input", Input.NONE, "read(user_input, X)"),
