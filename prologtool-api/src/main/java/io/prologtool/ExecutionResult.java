@@ -28,7 +28,8 @@ import java.util.Optional;
  *       ({@code X = a, Y = b}; {@code true} for a solution without visible variables; residual
  *       constraints such as {@code X in 1..3}), or {@code false} when there is none. Solutions found
  *       before an error are kept.</li>
- *   <li>{@code metadata}, in this order: {@code execution_time_ms}, {@code result_count},
+ *   <li>{@code metadata}, in this order: {@code execution_time_ms}, {@code cpu_time_ms} and
+ *       {@code inferences} (see {@link #cost()}), {@code result_count},
  *       {@code truncated}, {@code rule_bases_used}, {@code rule_base_load_ms} (when rule bases were asked
  *       for: the time to read them from the store, prolog-reasoner's disk I/O timing; they load with the
  *       code, prepended to it), {@code warnings} (warning diagnostics as
@@ -46,9 +47,11 @@ import java.util.Optional;
  * @param error    what went wrong, as text (one line per problem), present exactly when not successful
  * @param metadata see above; insertion-ordered and unmodifiable
  * @param answers  the solutions as typed bindings (with residual goals), at most {@code maxResults}
+ * @param cost     what the run cost (wall time, CPU time, inferences); {@code execution_time_ms} is its
+ *                 wall time in whole milliseconds
  */
 public record ExecutionResult(boolean success, String output, String query, Optional<String> error,
-                              Map<String, Object> metadata, List<Answer> answers) {
+                              Map<String, Object> metadata, List<Answer> answers, Cost cost) {
 
     public ExecutionResult {
         Objects.requireNonNull(output, "output");
@@ -60,6 +63,28 @@ public record ExecutionResult(boolean success, String output, String query, Opti
         }
         metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         answers = List.copyOf(answers);
+        Objects.requireNonNull(cost, "cost");
+    }
+
+    /** A result that cost nothing measured ({@link Cost#NONE}). */
+    public ExecutionResult(boolean success, String output, String query, Optional<String> error,
+                           Map<String, Object> metadata, List<Answer> answers) {
+        this(success, output, query, error, metadata, answers, Cost.NONE);
+    }
+
+    /** {@link Cost#wallTime()}: how long the call took, as the caller saw it. */
+    public java.time.Duration wallTime() {
+        return cost.wallTime();
+    }
+
+    /** {@link Cost#cpuTime()}: the CPU time of the Prolog thread that served the call. */
+    public java.time.Duration cpuTime() {
+        return cost.cpuTime();
+    }
+
+    /** {@link Cost#inferences()}: the inferences counted while the call was served. */
+    public long inferences() {
+        return cost.inferences();
     }
 
     /** {@code metadata.result_count}: the number of solutions returned. */
