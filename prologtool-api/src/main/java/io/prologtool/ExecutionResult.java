@@ -28,8 +28,7 @@ import java.util.Optional;
  *       ({@code X = a, Y = b}; {@code true} for a solution without visible variables; residual
  *       constraints such as {@code X in 1..3}), or {@code false} when there is none. Solutions found
  *       before an error are kept.</li>
- *   <li>{@code metadata}, in this order: {@code execution_time_ms}, {@code cpu_time_ms} and
- *       {@code inferences} (see {@link #cost()}), {@code result_count},
+ *   <li>{@code metadata}, in this order: {@code execution_time_ms}, {@code result_count},
  *       {@code truncated}, {@code rule_bases_used}, {@code rule_base_load_ms} (when rule bases were asked
  *       for: the time to read them from the store, prolog-reasoner's disk I/O timing; they load with the
  *       code, prepended to it), {@code warnings} (warning diagnostics as
@@ -38,7 +37,7 @@ import java.util.Optional;
  *       {@code error_category} (syntax_error, undefined_predicate, unbound_variable, type_error,
  *       domain_error, evaluation_error, permission_error, timeout, trace_mechanism_error, unknown) and
  *       {@code error_explanation}, one sentence on what to do; for an unknown rule base,
- *       {@code error_code}.</li>
+ *       {@code error_code}; last, {@code cpu_time_ms} and {@code inferences} (see {@link #cost()}).</li>
  * </ul>
  *
  * @param success  true when nothing went wrong

@@ -89,8 +89,6 @@ public final class ExecutionReplies {
         long wall = Math.max(0, System.nanoTime() - call.startNanos());
         io.prologtool.Cost cost = HarnessSession.cost(reply).withWallTime(java.time.Duration.ofNanos(wall));
         metadata.put("execution_time_ms", wall / 1_000_000);
-        metadata.put("cpu_time_ms", cost.cpuTimeMillis());
-        metadata.put("inferences", cost.inferences());
         metadata.put("result_count", answers.size());
         metadata.put("truncated", reply.path("truncated").asBoolean(false));
         metadata.put("rule_bases_used", call.ruleBasesUsed());
@@ -113,6 +111,8 @@ public final class ExecutionReplies {
             metadata.put("error_explanation", category[1] == null || category[1].isEmpty()
                     ? "See the error for what went wrong and where." : category[1]);
         }
+        metadata.put("cpu_time_ms", cost.cpuTimeMillis());
+        metadata.put("inferences", cost.inferences());
         return new ExecutionResult(success, output.toString(), call.query(),
                 success ? Optional.empty() : Optional.of(String.join("\n", errors)), metadata, answers, cost);
     }
@@ -124,14 +124,14 @@ public final class ExecutionReplies {
         long wall = Math.max(0, System.nanoTime() - call.startNanos());
         io.prologtool.Cost cost = io.prologtool.Cost.NONE.withWallTime(java.time.Duration.ofNanos(wall));
         metadata.put("execution_time_ms", wall / 1_000_000);
-        metadata.put("cpu_time_ms", cost.cpuTimeMillis());
-        metadata.put("inferences", cost.inferences());
         metadata.put("result_count", 0);
         metadata.put("truncated", false);
         metadata.put("rule_bases_used", call.ruleBasesUsed());
         metadata.put("warnings", List.of());
         metadata.put("error_category", category);
         metadata.put("error_explanation", explanation);
+        metadata.put("cpu_time_ms", cost.cpuTimeMillis());
+        metadata.put("inferences", cost.inferences());
         return new ExecutionResult(false, "", call.query(), Optional.of(error), metadata, List.of(), cost);
     }
 
