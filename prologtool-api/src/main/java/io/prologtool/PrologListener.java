@@ -12,14 +12,14 @@ import java.util.Optional;
  * <p>Register a listener on the backend's builder, e.g. {@code ProcessBackend.builder().listener(l)} or
  * {@code JplBackend.builder().listener(l)}: it then hears every session that backend opens, whether
  * through a {@link SessionRegistry}, a {@link PrologExecutor} (its scratch sessions, calls of kind
- * {@code execute}) or directly. A registry reports the sessions it evicts or expires through its backend's
- * {@link PrologBackend#listener()}, as closes with {@link CloseReason#EVICTED} and
- * {@link CloseReason#EXPIRED}. {@code prologtool-micrometer} binds one to Micrometer.
+ * {@code execute}) or directly. The sessions a {@link SessionRegistry} evicts or expires are reported as
+ * closes with {@link CloseReason#EVICTED} and {@link CloseReason#EXPIRED}. {@code prologtool-micrometer}
+ * binds one to Micrometer.
  *
  * <p>Without a listener nothing is built or called. With one, its methods run on the thread of the
  * event (a call's on the calling thread, right after the call), so they must be quick and thread-safe;
  * an exception a listener throws is logged (logger {@code io.prologtool.session}, WARNING) and
- * otherwise ignored.
+ * otherwise ignored; the other listeners of a backend still hear the event.
  */
 public interface PrologListener {
 
@@ -55,7 +55,8 @@ public interface PrologListener {
      *                  {@code run_tests} or {@code execute} (a {@link PrologExecutor} run)
      * @param outcome   a goal's or fetch's {@link Outcome#wireName()}; for a consult {@code ok} or
      *                  {@code error} (an error diagnostic); for tests {@code passed}, {@code failed} or
-     *                  {@code error} (they could not run); for an execute {@code success} or {@code error}
+     *                  {@code error} (they could not run); for an execute the harness's outcome
+     *                  ({@code success}, {@code failure}, {@code error}, {@code timeout}, ...)
      * @param errorKind the error's kind when the call reported one ({@code sandbox_violation},
      *                  {@code session_crashed}, an ISO kind, ...)
      * @param cost      what the call cost
@@ -96,7 +97,10 @@ public interface PrologListener {
     default void callFinished(Call call) {
     }
 
-    /** The Prolog serving a session died; the session is restored on its next call. */
+    /**
+     * The Prolog serving a session died, as the session found out (at the latest on its next call, which
+     * restores it).
+     */
     default void sessionCrashed(String backend, String sessionId) {
     }
 

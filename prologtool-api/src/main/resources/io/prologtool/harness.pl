@@ -249,8 +249,8 @@ handle_request_(Text, ReplyText) :-
     ).
 
 %   with_cost(+Req, +Inferences, +Cpu, +Pairs0, -Pairs): the reply of a
-%   request that runs user code (consult, goal, run_tests, execute,
-%   trace) ends in cost: {inferences, cpu}: the inferences this thread
+%   request that runs user code (consult, goal, run_tests, execute)
+%   ends in cost: {inferences, cpu}: the inferences this thread
 %   counted while it served the request (the harness's own bookkeeping
 %   included, a few hundred) and the CPU seconds of this thread
 %   (statistics(cputime), the thread's user time) meanwhile. Threads the
@@ -268,7 +268,6 @@ cost_op("consult").
 cost_op("goal").
 cost_op("run_tests").
 cost_op("execute").
-cost_op("trace").
 
 %   bounded_reply(+Id, +Text, +MaxBytes, -Reply): Text, or when it takes
 %   more than MaxBytes bytes of UTF-8 an error reply of kind

@@ -942,7 +942,14 @@ public final class HarnessSession implements PrologSession {
     }
 
     private JsonNode call(ObjectNode req, Duration timeout) {
-        return liveTransport().call(req, timeout);
+        if (!Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+            return liveTransport().call(req, timeout);
+        }
+        long start = System.nanoTime();
+        JsonNode reply = liveTransport().call(req, timeout);
+        Logs.SESSION.log(System.Logger.Level.TRACE, "session " + id + " request " + req.path("op").asText() + ": "
+                + (reply.path("ok").asBoolean(false) ? "ok" : "refused") + " in " + since(start).toNanos() / 1_000 + " us");
+        return reply;
     }
 
     /** A resource_error when {@code text} is longer than the session accepts. */

@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code io.prologtool.session}: WARNING when a session's Prolog died and the session was
  *       restored, when a journal entry was dropped while restoring, when a session was closed because it
  *       could not be restored, and when a listener threw; DEBUG when a session opens and closes; TRACE
- *       for each call (kind, outcome, wall time, CPU time, inferences).</li>
+ *       for each call (kind, outcome, wall time, CPU time, inferences) and each other request to the
+ *       harness (its op, its wall time).</li>
  *   <li>{@code io.prologtool.registry}: DEBUG when a registry evicts or expires a session.</li>
  *   <li>{@code io.prologtool.pool}: DEBUG when a process backend's warm pool is refilled.</li>
  * </ul>
