@@ -68,6 +68,15 @@ class PrologListenerTest {
     }
 
     @Test
+    void everyLoggerIsNamedInTheObservabilityGuide() throws Exception {
+        String guide = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "observability.md"));
+        for (System.Logger logger : List.of(io.prologtool.spi.Logs.BACKEND, io.prologtool.spi.Logs.SESSION,
+                io.prologtool.spi.Logs.REGISTRY, io.prologtool.spi.Logs.POOL)) {
+            assertThat(guide).contains("| `" + logger.getName() + "` |");
+        }
+    }
+
+    @Test
     void aCostIsNeverNegativeAndKeepsMicroseconds() {
         Cost c = new Cost(Duration.ofNanos(1_234_567), Duration.ofNanos(1_000), 5);
         assertThat(c.wallTimeMillis()).isEqualTo(1.235);

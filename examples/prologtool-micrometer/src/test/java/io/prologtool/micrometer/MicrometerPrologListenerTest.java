@@ -24,7 +24,7 @@ class MicrometerPrologListenerTest {
     private static final String LOOP = "loop(0) :- !.\nloop(N) :- N1 is N - 1, loop(N1).\n";
 
     @Test
-    void callsSessionsAndRefusalsBecomeMetersAndEachCallAnObservation() {
+    void callsSessionsAndRefusalsBecomeMetersAndEachCallAnObservation() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         TestObservationRegistry observations = TestObservationRegistry.create();
         try (ProcessBackend backend = ProcessBackend.builder().isolation(Isolation.none())
@@ -74,6 +74,7 @@ class MicrometerPrologListenerTest {
                             .hasHighCardinalityKeyValue("prologtool.session", s.id()))
                     .hasObservationWithNameEqualTo(MicrometerPrologListener.OBSERVATION).that()
                     .hasBeenStarted().hasBeenStopped();
+            assertDocumented(meters);
         }
     }
 
@@ -106,7 +107,17 @@ class MicrometerPrologListenerTest {
             }
             assertThat(meters.get("prologtool.pool.idle").tag("backend", "process").gauge().value())
                     .isEqualTo(backend.idleChildren());
+            assertDocumented(meters);
         }
+    }
+
+    /** Every meter the binding made is named in the meter table of docs/observability.md. */
+    private static void assertDocumented(SimpleMeterRegistry meters) throws java.io.IOException {
+        java.nio.file.Path guide = java.nio.file.Path.of("..", "..", "docs", "observability.md");
+        String table = java.nio.file.Files.readAllLines(guide).stream()
+                .filter(l -> l.startsWith("| `prologtool.")).collect(java.util.stream.Collectors.joining("\n"));
+        assertThat(meters.getMeters()).extracting(m -> m.getId().getName()).isNotEmpty()
+                .allSatisfy(name -> assertThat(table).as("the meter table of %s", guide).contains("`" + name + "`"));
     }
 
     @Test
