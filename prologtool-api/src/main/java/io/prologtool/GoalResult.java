@@ -16,7 +16,7 @@ import java.util.Optional;
  *                        one more, whose side effects may have happened)
  * @param error           the error, present exactly when the outcome is {@link Outcome#ERROR}
  * @param cost            what the call cost (wall time, CPU time, inferences); a query's fetch counts
- *                        the fetch alone
+ *                        the fetch alone, on the query's own Prolog thread
  */
 public record GoalResult(Outcome outcome, List<Answer> answers, String output, boolean outputTruncated,
                          boolean truncated, Optional<PrologError> error, Cost cost) {

@@ -127,12 +127,18 @@ public abstract class ObservabilityConformanceTest extends BackendFixture {
     }
 
     @Test
-    void aQuerysFetchCountsItsOwnWallTime() {
+    void aQuerysFetchCountsItsOwnWork() {
         session.consult(LOOP);
-        try (io.prologtool.Query q = session.query("between(1, 3, X)")) {
-            GoalResult r = q.fetch(2);
-            assertThat(r.answers()).hasSize(2);
-            assertThat(r.wallTime()).isPositive();
+        try (io.prologtool.Query q = session.goal("member(N, [10, 1200000]), loop(N)").maxDepth(Integer.MAX_VALUE)
+                .timeLimit(Duration.ofSeconds(60)).query()) {
+            GoalResult small = q.fetch(1);
+            GoalResult busy = q.fetch(1);
+            assertThat(small.answers()).hasSize(1);
+            assertThat(busy.answers()).hasSize(1);
+            assertThat(small.wallTime()).isPositive();
+            assertThat(small.inferences()).as("%s", small.cost()).isLessThan(10_000);
+            assertThat(busy.inferences()).as("%s", busy.cost()).isGreaterThan(MILLION);
+            assertThat(busy.cpuTime()).isGreaterThan(small.cpuTime()).isLessThanOrEqualTo(busy.wallTime());
         }
     }
 
