@@ -530,11 +530,16 @@ public final class ProcessBackend implements PrologBackend {
         if (closed || System.nanoTime() - lastTake < TRIM_AFTER.toNanos()) {
             return;
         }
+        boolean trimmed = false;
         for (BlockingDeque<ProcessTransport> pool : pools) {
             ProcessTransport extra;
             while (pool.size() > poolSize && (extra = pool.pollLast()) != null) {
                 extra.end();
+                trimmed = true;
             }
+        }
+        if (trimmed) {
+            poolChanged();
         }
     }
 
