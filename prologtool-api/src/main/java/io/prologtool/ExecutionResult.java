@@ -37,7 +37,7 @@ import java.util.Optional;
  *       {@code error_category} (syntax_error, undefined_predicate, unbound_variable, type_error,
  *       domain_error, evaluation_error, permission_error, timeout, trace_mechanism_error, unknown) and
  *       {@code error_explanation}, one sentence on what to do; for an unknown rule base,
- *       {@code error_code}.</li>
+ *       {@code error_code}; last, {@code cpu_time_ms} and {@code inferences} (see {@link #cost()}).</li>
  * </ul>
  *
  * @param success  true when nothing went wrong
@@ -46,9 +46,11 @@ import java.util.Optional;
  * @param error    what went wrong, as text (one line per problem), present exactly when not successful
  * @param metadata see above; insertion-ordered and unmodifiable
  * @param answers  the solutions as typed bindings (with residual goals), at most {@code maxResults}
+ * @param cost     what the run cost (wall time, CPU time, inferences); {@code execution_time_ms} is its
+ *                 wall time in whole milliseconds
  */
 public record ExecutionResult(boolean success, String output, String query, Optional<String> error,
-                              Map<String, Object> metadata, List<Answer> answers) {
+                              Map<String, Object> metadata, List<Answer> answers, Cost cost) {
 
     public ExecutionResult {
         Objects.requireNonNull(output, "output");
@@ -60,6 +62,28 @@ public record ExecutionResult(boolean success, String output, String query, Opti
         }
         metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         answers = List.copyOf(answers);
+        Objects.requireNonNull(cost, "cost");
+    }
+
+    /** A result that cost nothing measured ({@link Cost#NONE}). */
+    public ExecutionResult(boolean success, String output, String query, Optional<String> error,
+                           Map<String, Object> metadata, List<Answer> answers) {
+        this(success, output, query, error, metadata, answers, Cost.NONE);
+    }
+
+    /** {@link Cost#wallTime()}: how long the call took, as the caller saw it. */
+    public java.time.Duration wallTime() {
+        return cost.wallTime();
+    }
+
+    /** {@link Cost#cpuTime()}: the CPU time of the Prolog thread that served the call. */
+    public java.time.Duration cpuTime() {
+        return cost.cpuTime();
+    }
+
+    /** {@link Cost#inferences()}: the inferences counted while the call was served. */
+    public long inferences() {
+        return cost.inferences();
     }
 
     /** {@code metadata.result_count}: the number of solutions returned. */

@@ -15,18 +15,47 @@ import java.util.Optional;
  * @param truncated       true when more answers existed than {@code maxAnswers} (found by asking for
  *                        one more, whose side effects may have happened)
  * @param error           the error, present exactly when the outcome is {@link Outcome#ERROR}
+ * @param cost            what the call cost (wall time, CPU time, inferences); a query's fetch counts
+ *                        the fetch alone, on the query's own Prolog thread
  */
 public record GoalResult(Outcome outcome, List<Answer> answers, String output, boolean outputTruncated,
-                         boolean truncated, Optional<PrologError> error) {
+                         boolean truncated, Optional<PrologError> error, Cost cost) {
 
     public GoalResult {
         Objects.requireNonNull(outcome, "outcome");
         answers = List.copyOf(answers);
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(error, "error");
+        Objects.requireNonNull(cost, "cost");
         if ((outcome == Outcome.ERROR) != error.isPresent()) {
             throw new IllegalArgumentException("an error is present exactly when the outcome is ERROR");
         }
+    }
+
+    /** A result that cost nothing measured ({@link Cost#NONE}). */
+    public GoalResult(Outcome outcome, List<Answer> answers, String output, boolean outputTruncated,
+                      boolean truncated, Optional<PrologError> error) {
+        this(outcome, answers, output, outputTruncated, truncated, error, Cost.NONE);
+    }
+
+    /** This result with {@code cost} in place of its own. */
+    public GoalResult withCost(Cost cost) {
+        return new GoalResult(outcome, answers, output, outputTruncated, truncated, error, cost);
+    }
+
+    /** {@link Cost#wallTime()}: how long the call took, as the caller saw it. */
+    public java.time.Duration wallTime() {
+        return cost.wallTime();
+    }
+
+    /** {@link Cost#cpuTime()}: the CPU time of the Prolog thread that served the call. */
+    public java.time.Duration cpuTime() {
+        return cost.cpuTime();
+    }
+
+    /** {@link Cost#inferences()}: the inferences counted while the call was served. */
+    public long inferences() {
+        return cost.inferences();
     }
 
     /** A result with no answers that reports {@code error}. */

@@ -23,6 +23,14 @@ public interface PrologBackend extends AutoCloseable {
     /** A short name for logs and reports, e.g. {@code "process"} or {@code "jpl"}. */
     String name();
 
+    /**
+     * The listener registered on this backend's builder (several are combined into one), which hears
+     * every session it opens; {@link PrologListener#NONE} when there is none (the default).
+     */
+    default PrologListener listener() {
+        return PrologListener.NONE;
+    }
+
     /** Closes every session this backend opened and releases the backend. Idempotent. */
     @Override
     void close();

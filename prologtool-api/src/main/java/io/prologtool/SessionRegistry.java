@@ -445,7 +445,20 @@ public final class SessionRegistry implements AutoCloseable {
                 closedBy = reason;
             }
             if (delegate.isOpen()) {
-                delegate.close();
+                if (reason != ClosedReason.CLOSED && io.prologtool.spi.Logs.REGISTRY.isLoggable(System.Logger.Level.DEBUG)) {
+                    io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.DEBUG, "session " + delegate.id() + " "
+                            + reason.wireName() + (reason == ClosedReason.EVICTED ? " to make room under maxSessions "
+                            + maxSessions : " after being idle longer than " + idleTtl));
+                }
+                if (delegate instanceof io.prologtool.spi.HarnessSession h) {
+                    h.close(switch (reason) {
+                        case CLOSED -> PrologListener.CloseReason.CLOSED;
+                        case EVICTED -> PrologListener.CloseReason.EVICTED;
+                        case EXPIRED -> PrologListener.CloseReason.EXPIRED;
+                    });
+                } else {
+                    delegate.close();
+                }
                 lock.lock();
                 try {
                     crashedOfGone += delegate.crashCount();

@@ -14,14 +14,42 @@ import java.util.Optional;
  * @param results  one entry per test, in the order plunit ran them
  * @param messages diagnostics from loading the test source
  * @param error    why the tests could not run at all (for example a time limit); empty otherwise
+ * @param cost     what loading and running the tests cost (wall time, CPU time, inferences)
  */
 public record TestReport(int passed, int failed, int skipped, int total, List<TestCase> results,
-                         List<Diagnostic> messages, Optional<PrologError> error) {
+                         List<Diagnostic> messages, Optional<PrologError> error, Cost cost) {
 
     public TestReport {
         results = List.copyOf(results);
         messages = List.copyOf(messages);
         Objects.requireNonNull(error, "error");
+        Objects.requireNonNull(cost, "cost");
+    }
+
+    /** A report that cost nothing measured ({@link Cost#NONE}). */
+    public TestReport(int passed, int failed, int skipped, int total, List<TestCase> results,
+                      List<Diagnostic> messages, Optional<PrologError> error) {
+        this(passed, failed, skipped, total, results, messages, error, Cost.NONE);
+    }
+
+    /** This report with {@code cost} in place of its own. */
+    public TestReport withCost(Cost cost) {
+        return new TestReport(passed, failed, skipped, total, results, messages, error, cost);
+    }
+
+    /** {@link Cost#wallTime()}: how long the call took, as the caller saw it. */
+    public java.time.Duration wallTime() {
+        return cost.wallTime();
+    }
+
+    /** {@link Cost#cpuTime()}: the CPU time of the Prolog thread that served the call. */
+    public java.time.Duration cpuTime() {
+        return cost.cpuTime();
+    }
+
+    /** {@link Cost#inferences()}: the inferences counted while the call was served. */
+    public long inferences() {
+        return cost.inferences();
     }
 
     /** True when tests ran and none failed. */

@@ -243,7 +243,12 @@ handle_request_(Text, ReplyText) :-
         ->  nb_setval('$pt_recycle_after', After)       % serve_loop/2 runs it
         ;   true
         ),
-        catch(dispatch(Req, Pairs), Error, error_pairs(Error, Pairs)),
+        statistics(cputime, C0),
+        statistics(inferences, I0),
+        catch(dispatch(Req, Pairs0), Error, error_pairs(Error, Pairs0)),
+        statistics(inferences, I1),
+        statistics(cputime, C1),
+        with_cost(Req, I1-I0, C1-C0, Pairs0, Pairs),
         catch(reply_text([id=Id|Pairs], ReplyText0), WriteError,
               ( error_pairs(WriteError, EPairs),
                 reply_text([id=Id|EPairs], ReplyText0) )),
@@ -252,6 +257,27 @@ handle_request_(Text, ReplyText) :-
     ;   error_pairs(error(protocol_error(bad_json), _), EPairs),
         reply_text([id= @(null)|EPairs], ReplyText)
     ).
+
+%   with_cost(+Req, +Inferences, +Cpu, +Pairs0, -Pairs): the reply of a
+%   request that runs user code (consult, goal, run_tests, execute)
+%   ends in cost: {inferences, cpu}: the inferences this thread
+%   counted while it served the request (the harness's own bookkeeping
+%   included, a few hundred) and the CPU seconds of this thread
+%   (statistics(cputime), the thread's user time) meanwhile. Threads the
+%   user code started are not counted.
+with_cost(Req, I, C, Pairs0, Pairs) :-
+    (   get_dict(op, Req, Op),
+        cost_op(Op)
+    ->  Inferences is I,
+        Cpu is max(0.0, float(C)),
+        append(Pairs0, [cost=json([inferences=Inferences, cpu=Cpu])], Pairs)
+    ;   Pairs = Pairs0
+    ).
+
+cost_op("consult").
+cost_op("goal").
+cost_op("run_tests").
+cost_op("execute").
 
 %   bounded_reply(+Id, +Text, +MaxBytes, -Reply): Text, or when it takes
 %   more than MaxBytes bytes of UTF-8 an error reply of kind

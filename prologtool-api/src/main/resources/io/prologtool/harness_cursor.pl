@@ -208,7 +208,10 @@ fetch_start(N, TimeLimit, MaxOut) :-
     Deadline is Now + TimeLimit,
     nb_setval('$pt_deadline', Deadline),
     watch_deadline(Deadline, Saved),            % harness_limits.pl
-    nb_setval('$pt_fetch', fetch(N, 0, Saved, Deadline)).
+    nb_setval('$pt_fetch', fetch(N, 0, Saved, Deadline)),
+    statistics(cputime, C0),
+    statistics(inferences, I0),
+    nb_setval('$pt_fetch_cost', cost(I0, C0)).
 
 cursor_search(M, Goal, Bindings, MaxDepth, MaxInf, State) :-
     pairs_values(Bindings, Vars),
@@ -269,8 +272,20 @@ fetch_end(M, Bindings, Outcome0, Error, More) :-
     ->  Outcome = failure
     ;   Outcome = Outcome0
     ),
-    goal_pairs(M, Bindings, solved(Outcome, Error, List, More, Output, OutputCut), Pairs),
+    goal_pairs(M, Bindings, solved(Outcome, Error, List, More, Output, OutputCut), Pairs0),
+    fetch_cost(Pairs0, Pairs),
     thread_send_message(Out, batch(Pairs)).
+
+%   fetch_cost(+Pairs0, -Pairs): the batch ends in what the fetch cost on
+%   this thread (see with_cost/5 in harness.pl): its inferences and CPU
+%   seconds since fetch_start/3.
+fetch_cost(Pairs0, Pairs) :-
+    statistics(inferences, I1),
+    statistics(cputime, C1),
+    nb_getval('$pt_fetch_cost', cost(I0, C0)),
+    Inferences is I1 - I0,
+    Cpu is max(0.0, float(C1 - C0)),
+    append(Pairs0, [cost=json([inferences=Inferences, cpu=Cpu])], Pairs).
 
 %   Peek, then take: thread_get_message/3 with timeout(0) costs about
 %   13 µs a call in SWI-Prolog 9.0.4, a peek and a get under 1 µs.

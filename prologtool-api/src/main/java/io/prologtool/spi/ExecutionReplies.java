@@ -86,7 +86,9 @@ public final class ExecutionReplies {
         }
 
         Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("execution_time_ms", (System.nanoTime() - call.startNanos()) / 1_000_000);
+        long wall = Math.max(0, System.nanoTime() - call.startNanos());
+        io.prologtool.Cost cost = HarnessSession.cost(reply).withWallTime(java.time.Duration.ofNanos(wall));
+        metadata.put("execution_time_ms", wall / 1_000_000);
         metadata.put("result_count", answers.size());
         metadata.put("truncated", reply.path("truncated").asBoolean(false));
         metadata.put("rule_bases_used", call.ruleBasesUsed());
@@ -109,22 +111,28 @@ public final class ExecutionReplies {
             metadata.put("error_explanation", category[1] == null || category[1].isEmpty()
                     ? "See the error for what went wrong and where." : category[1]);
         }
+        metadata.put("cpu_time_ms", cost.cpuTimeMillis());
+        metadata.put("inferences", cost.inferences());
         return new ExecutionResult(success, output.toString(), call.query(),
-                success ? Optional.empty() : Optional.of(String.join("\n", errors)), metadata, answers);
+                success ? Optional.empty() : Optional.of(String.join("\n", errors)), metadata, answers, cost);
     }
 
     /** A run that produced no reply (a time limit enforced by stopping the Prolog, a crash, ...). */
     public static ExecutionResult failure(Call call, String error, String category, String explanation,
                                           Map<String, Object> extra) {
         Map<String, Object> metadata = new LinkedHashMap<>(extra);
-        metadata.put("execution_time_ms", (System.nanoTime() - call.startNanos()) / 1_000_000);
+        long wall = Math.max(0, System.nanoTime() - call.startNanos());
+        io.prologtool.Cost cost = io.prologtool.Cost.NONE.withWallTime(java.time.Duration.ofNanos(wall));
+        metadata.put("execution_time_ms", wall / 1_000_000);
         metadata.put("result_count", 0);
         metadata.put("truncated", false);
         metadata.put("rule_bases_used", call.ruleBasesUsed());
         metadata.put("warnings", List.of());
         metadata.put("error_category", category);
         metadata.put("error_explanation", explanation);
-        return new ExecutionResult(false, "", call.query(), Optional.of(error), metadata, List.of());
+        metadata.put("cpu_time_ms", cost.cpuTimeMillis());
+        metadata.put("inferences", cost.inferences());
+        return new ExecutionResult(false, "", call.query(), Optional.of(error), metadata, List.of(), cost);
     }
 
     private static void diagnostics(JsonNode messages, List<String> errors, List<String> warnings,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.prologtool.Answer;
 import io.prologtool.ConsultResult;
+import io.prologtool.Cost;
 import io.prologtool.Diagnostic;
 import io.prologtool.GoalRequest;
 import io.prologtool.GoalResult;
@@ -11,6 +12,7 @@ import io.prologtool.Outcome;
 import io.prologtool.PredicateInfo;
 import io.prologtool.PredicateType;
 import io.prologtool.PrologError;
+import io.prologtool.PrologListener;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologToolException;
 import io.prologtool.ReplaceResult;
@@ -96,9 +98,18 @@ public final class HarnessSession implements PrologSession {
     private volatile String closedReason;
     private volatile int crashes;
     private volatile int restores;
+    /** The backend's name, for listener events and logs. */
+    private final String backendName;
+    /** The backend's listener; {@link PrologListener#NONE} when none is registered. */
+    private final PrologListener listener;
+    /** False when there is no listener: nothing is built for one. */
+    private final boolean listening;
 
     private HarnessSession(String id, SessionOptions options, Supplier<HarnessTransport> transports,
-                           Duration grace, Runnable onClose) {
+                           Duration grace, Runnable onClose, String backendName, PrologListener listener) {
+        this.backendName = backendName;
+        this.listener = listener;
+        this.listening = listener != PrologListener.NONE;
         this.id = id;
         this.moduleName = "m_" + id;
         this.options = options;
@@ -117,11 +128,31 @@ public final class HarnessSession implements PrologSession {
      */
     public static HarnessSession open(String id, SessionOptions options, Supplier<HarnessTransport> transports,
                                       Duration grace, Runnable onClose) {
+        return open(id, options, transports, grace, onClose, "unnamed", PrologListener.NONE);
+    }
+
+    /**
+     * {@link #open(String, SessionOptions, Supplier, Duration, Runnable)} for backend {@code backendName},
+     * whose {@code listener} hears what the session does ({@link PrologListener#NONE}: nothing is built
+     * for one).
+     */
+    public static HarnessSession open(String id, SessionOptions options, Supplier<HarnessTransport> transports,
+                                      Duration grace, Runnable onClose, String backendName,
+                                      PrologListener listener) {
         if (!id.matches("[A-Za-z0-9_]{1,64}")) {
             throw new IllegalArgumentException("session id must be 1-64 letters, digits or underscores: " + id);
         }
-        HarnessSession s = new HarnessSession(id, options, transports, grace, onClose);
+        Objects.requireNonNull(backendName, "backendName");
+        Objects.requireNonNull(listener, "listener");
+        HarnessSession s = new HarnessSession(id, options, transports, grace, onClose, backendName, listener);
         s.transport = s.startTransport(true);
+        if (Logs.SESSION.isLoggable(System.Logger.Level.DEBUG)) {
+            Logs.SESSION.log(System.Logger.Level.DEBUG, "session " + id + " opened on the " + backendName
+                    + " backend" + (options.sandboxed() ? ", sandboxed" : ""));
+        }
+        if (s.listening) {
+            s.notifyListener(() -> s.listener.sessionOpened(backendName, id));
+        }
         return s;
     }
 
@@ -147,12 +178,33 @@ public final class HarnessSession implements PrologSession {
 
     @Override
     public ConsultResult consult(String text) {
-        return consultChecked(text, null);
+        return observedConsult(text, null);
     }
 
     @Override
     public ConsultResult consult(String text, boolean staticCheck) {
-        return consultChecked(text, staticCheck);
+        return observedConsult(text, staticCheck);
+    }
+
+    private ConsultResult observedConsult(String text, Boolean staticCheck) {
+        long start = System.nanoTime();
+        Object context = listening ? started("consult") : null;
+        ConsultResult r;
+        try {
+            r = consultChecked(text, staticCheck);
+        } catch (RuntimeException e) {
+            failed("consult", start, context, e);
+            throw e;
+        }
+        r = r.withCost(r.cost().withWallTime(since(start)));
+        if (listening || Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+            Optional<Diagnostic> refused = r.messages().stream()
+                    .filter(d -> "sandbox_violation".equals(d.kind())).findFirst();
+            Optional<String> kind = r.errors().stream().map(Diagnostic::kind).findFirst();
+            finished("consult", r.hasErrors() ? "error" : "ok", kind, r.cost(), context,
+                    refused.map(Diagnostic::message).orElse(null));
+        }
+        return r;
     }
 
     /** {@code staticCheck} null: the harness follows the session's option. */
@@ -210,7 +262,7 @@ public final class HarnessSession implements PrologSession {
             requireOk(reply, "consult");
             journal.add(req);
             return new ConsultResult(diagnostics(reply.path("messages")), reply.path("output").asText(""),
-                    reply.path("output_truncated").asBoolean(false));
+                    reply.path("output_truncated").asBoolean(false), cost(reply));
         });
     }
 
@@ -320,6 +372,24 @@ public final class HarnessSession implements PrologSession {
 
     @Override
     public TestReport runTests(String testText) {
+        long start = System.nanoTime();
+        Object context = listening ? started("run_tests") : null;
+        TestReport r;
+        try {
+            r = runTestsUnobserved(testText);
+        } catch (RuntimeException e) {
+            failed("run_tests", start, context, e);
+            throw e;
+        }
+        r = r.withCost(r.cost().withWallTime(since(start)));
+        if (listening || Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+            finished("run_tests", r.error().isPresent() ? "error" : r.failed() > 0 ? "failed" : "passed",
+                    r.error().map(PrologError::kind), r.cost(), context, null);
+        }
+        return r;
+    }
+
+    private TestReport runTestsUnobserved(String testText) {
         Objects.requireNonNull(testText, "testText");
         Optional<PrologError> tooLong = tooLong("test source", testText);
         if (tooLong.isPresent()) {
@@ -347,7 +417,7 @@ public final class HarnessSession implements PrologSession {
                 replay.put("run", false); // replay loads the units without running them
                 journal.add(replay);
             }
-            return TestReplies.testReport(r);
+            return TestReplies.testReport(r).withCost(cost(r));
         });
     }
 
@@ -436,7 +506,7 @@ public final class HarnessSession implements PrologSession {
     @Override
     public GoalRequest goal(String goalText) {
         Objects.requireNonNull(goalText, "goalText");
-        return new GoalRequest(goalText, this::runGoal, this::openQuery);
+        return new GoalRequest(goalText, g -> observedGoal("goal", () -> runGoal(g)), this::openQuery);
     }
 
     // ---------------------------------------------------------------- queries (harness_cursor.pl)
@@ -482,6 +552,10 @@ public final class HarnessSession implements PrologSession {
     }
 
     GoalResult fetchQuery(HarnessQuery q, int n) {
+        return observedGoal("fetch", () -> fetchQueryUnobserved(q, n));
+    }
+
+    private GoalResult fetchQueryUnobserved(HarnessQuery q, int n) {
         return locked(() -> {
             if (crashes != q.epoch() || !transport.isAlive()) {
                 return GoalResult.failedWith(PrologError.of("session_crashed", "The Prolog serving this session "
@@ -577,6 +651,30 @@ public final class HarnessSession implements PrologSession {
     public JsonNode execute(ObjectNode request, Duration timeout) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(timeout, "timeout");
+        long start = System.nanoTime();
+        Object context = listening ? started("execute") : null;
+        JsonNode reply;
+        try {
+            reply = executeUnobserved(request, timeout);
+        } catch (HarnessTimeoutException e) {
+            if (listening || Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+                finished("execute", "timeout", Optional.empty(), Cost.NONE.withWallTime(since(start)), context, null);
+            }
+            throw e;
+        } catch (RuntimeException e) {
+            failed("execute", start, context, e);
+            throw e;
+        }
+        if (listening || Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+            String outcome = reply.path("ok").asBoolean(false) ? reply.path("outcome").asText("error") : "error";
+            JsonNode err = reply.path("error");
+            finished("execute", outcome, err.isObject() ? Optional.of(err.path("kind").asText("error")) : Optional.empty(),
+                    cost(reply).withWallTime(since(start)), context, null);
+        }
+        return reply;
+    }
+
+    private JsonNode executeUnobserved(ObjectNode request, Duration timeout) {
         return locked(() -> {
             ObjectNode req = request.deepCopy();
             req.put("op", "execute");
@@ -613,15 +711,26 @@ public final class HarnessSession implements PrologSession {
 
     @Override
     public void close() {
+        close(PrologListener.CloseReason.CLOSED);
+    }
+
+    /**
+     * {@link #close()}, saying why to the backend's {@link PrologListener} (a registry evicting or
+     * expiring the session, the backend closing).
+     */
+    public void close(PrologListener.CloseReason reason) {
+        Objects.requireNonNull(reason, "reason");
         if (!open) {
             return;
         }
+        boolean closedHere = false;
         lock.lock(); // close waits for a running call; every call is bounded
         try {
             if (!open) {
                 return;
             }
             open = false;
+            closedHere = true;
             for (HarnessQuery q : List.copyOf(queries)) {
                 q.ended(PrologError.of("cursor_closed", "the query's session is closed"));
             }
@@ -643,6 +752,19 @@ public final class HarnessSession implements PrologSession {
         } finally {
             lock.unlock();
             onClose.run();
+            if (closedHere) {
+                closed(reason);
+            }
+        }
+    }
+
+    /** Tells the log and the listener that this session closed, once. */
+    private void closed(PrologListener.CloseReason reason) {
+        if (Logs.SESSION.isLoggable(System.Logger.Level.DEBUG)) {
+            Logs.SESSION.log(System.Logger.Level.DEBUG, "session " + id + " closed (" + reason.wireName() + ")");
+        }
+        if (listening) {
+            notifyListener(() -> listener.sessionClosed(backendName, id, reason));
         }
     }
 
@@ -713,6 +835,9 @@ public final class HarnessSession implements PrologSession {
         }
         crashes++;
         transport.close();
+        if (listening) {
+            notifyListener(() -> listener.sessionCrashed(backendName, id));
+        }
         List<ObjectNode> kept = new ArrayList<>(journal);
         List<String> dropped = new ArrayList<>();
         HarnessTransport fresh = null;
@@ -741,6 +866,7 @@ public final class HarnessSession implements PrologSession {
                 String note = "Dropped from session " + id + " while restoring it: " + describe(req) + ", because "
                         + why + ".";
                 dropped.add(note);
+                Logs.SESSION.log(System.Logger.Level.WARNING, note);
                 restoreNotes.add(new Diagnostic(Severity.ERROR, "session_crashed", note, 0, 0));
                 if (!fresh.isAlive()) {
                     fresh.close();
@@ -758,6 +884,15 @@ public final class HarnessSession implements PrologSession {
         journal.addAll(kept);
         transport = fresh;
         restores++;
+        if (Logs.SESSION.isLoggable(System.Logger.Level.WARNING)) {
+            Logs.SESSION.log(System.Logger.Level.WARNING, "the Prolog serving session " + id + " on the " + backendName
+                    + " backend died; the session was restored in a fresh one with " + kept.size()
+                    + " journal entries replayed" + (dropped.isEmpty() ? "" : " and " + dropped.size() + " dropped"));
+        }
+        if (listening) {
+            int droppedCount = dropped.size();
+            notifyListener(() -> listener.sessionRestored(backendName, id, droppedCount));
+        }
         if (!dropped.isEmpty()) {
             throw new JournalDroppedException("The Prolog serving session " + id + " had stopped; the session was "
                     + "restored without part of its program. " + String.join(" ", dropped)
@@ -771,11 +906,14 @@ public final class HarnessSession implements PrologSession {
         closedReason = "it could not be restored after its Prolog stopped: " + why;
         open = false;
         journal.clear();
+        Logs.SESSION.log(System.Logger.Level.WARNING, "session " + id + " on the " + backendName + " backend is closed: "
+                + closedReason);
         try {
             onClose.run();
         } catch (RuntimeException ignored) {
             // the backend's bookkeeping; the session is closed either way
         }
+        closed(PrologListener.CloseReason.NOT_RESTORED);
         return new SessionClosedException("session " + id + " is closed: " + closedReason);
     }
 
@@ -804,7 +942,14 @@ public final class HarnessSession implements PrologSession {
     }
 
     private JsonNode call(ObjectNode req, Duration timeout) {
-        return liveTransport().call(req, timeout);
+        if (!Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+            return liveTransport().call(req, timeout);
+        }
+        long start = System.nanoTime();
+        JsonNode reply = liveTransport().call(req, timeout);
+        Logs.SESSION.log(System.Logger.Level.TRACE, "session " + id + " request " + req.path("op").asText() + ": "
+                + (reply.path("ok").asBoolean(false) ? "ok" : "refused") + " in " + since(start).toNanos() / 1_000 + " us");
+        return reply;
     }
 
     /** A resource_error when {@code text} is longer than the session accepts. */
@@ -915,14 +1060,99 @@ public final class HarnessSession implements PrologSession {
 
     static GoalResult goalResult(JsonNode reply) {
         if (!reply.path("ok").asBoolean(false)) {
-            return GoalResult.failedWith(error(reply.path("error")));
+            return GoalResult.failedWith(error(reply.path("error"))).withCost(cost(reply));
         }
         Outcome outcome = Outcome.fromWireName(reply.path("outcome").asText());
         List<Answer> answers = answers(reply);
         Optional<PrologError> error = outcome == Outcome.ERROR
                 ? Optional.of(error(reply.path("error"))) : Optional.empty();
         return new GoalResult(outcome, answers, reply.path("output").asText(""),
-                reply.path("output_truncated").asBoolean(false), reply.path("truncated").asBoolean(false), error);
+                reply.path("output_truncated").asBoolean(false), reply.path("truncated").asBoolean(false), error,
+                cost(reply));
+    }
+
+    /**
+     * The cost the harness measured for a request ({@code cost: {inferences, cpu}}), with no wall time
+     * (the caller measures it); {@link Cost#NONE} when the reply has none.
+     */
+    public static Cost cost(JsonNode reply) {
+        JsonNode c = reply.path("cost");
+        if (!c.isObject()) {
+            return Cost.NONE;
+        }
+        double cpu = Math.max(0, c.path("cpu").asDouble(0));
+        return new Cost(Duration.ZERO, Duration.ofNanos((long) (cpu * 1e9)), Math.max(0, c.path("inferences").asLong(0)));
+    }
+
+    // ---------------------------------------------------------------- observing calls
+
+    private GoalResult observedGoal(String kind, Supplier<GoalResult> body) {
+        long start = System.nanoTime();
+        Object context = listening ? started(kind) : null;
+        GoalResult r;
+        try {
+            r = body.get();
+        } catch (RuntimeException e) {
+            failed(kind, start, context, e);
+            throw e;
+        }
+        GoalResult done = r.withCost(r.cost().withWallTime(since(start)));
+        if (listening || Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+            Optional<String> errorKind = done.error().map(PrologError::kind);
+            finished(kind, done.outcome().wireName(), errorKind, done.cost(), context,
+                    errorKind.filter("sandbox_violation"::equals).map(k -> done.error().get().message()).orElse(null));
+        }
+        return done;
+    }
+
+    private static Duration since(long startNanos) {
+        return Duration.ofNanos(Math.max(0, System.nanoTime() - startNanos));
+    }
+
+    private Object started(String kind) {
+        try {
+            return listener.callStarted(backendName, id, kind);
+        } catch (RuntimeException e) {
+            listenerFailed(e);
+            return null;
+        }
+    }
+
+    /** A call that threw (a closed session, a refused request): reported with outcome {@code error}. */
+    private void failed(String kind, long start, Object context, RuntimeException e) {
+        if (listening || Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+            String errorKind = e instanceof SessionClosedException ? "session_closed" : "exception";
+            finished(kind, "error", Optional.of(errorKind), Cost.NONE.withWallTime(since(start)), context, null);
+        }
+    }
+
+    /** Logs the call at TRACE and tells the listener; {@code refusal}: the sandbox's message, or null. */
+    private void finished(String kind, String outcome, Optional<String> errorKind, Cost cost, Object context,
+                          String refusal) {
+        if (Logs.SESSION.isLoggable(System.Logger.Level.TRACE)) {
+            Logs.SESSION.log(System.Logger.Level.TRACE, "session " + id + " " + kind + ": " + outcome
+                    + errorKind.map(k -> " (" + k + ")").orElse("") + ", wall " + cost.wallTimeMillis() + " ms, cpu "
+                    + cost.cpuTimeMillis() + " ms, " + cost.inferences() + " inferences");
+        }
+        if (listening) {
+            PrologListener.Call call = new PrologListener.Call(backendName, id, kind, outcome, errorKind, cost, context);
+            notifyListener(() -> listener.callFinished(call));
+            if (refusal != null) {
+                notifyListener(() -> listener.sandboxRefused(backendName, id, kind, refusal));
+            }
+        }
+    }
+
+    private void notifyListener(Runnable event) {
+        try {
+            event.run();
+        } catch (RuntimeException e) {
+            listenerFailed(e);
+        }
+    }
+
+    private static void listenerFailed(RuntimeException e) {
+        Logs.SESSION.log(System.Logger.Level.WARNING, "a PrologListener threw; the event is dropped", e);
     }
 
     /** The answers of a goal or execute reply, with their residual goals (a parallel list, optional). */

@@ -312,7 +312,8 @@ public final class PrologTools implements AutoCloseable {
         tool("consult_text",
                 "Load Prolog source into a new session. Returns a load_id used by all other tools. "
                         + "Compile-time problems come back in messages (with lines); the session is created "
-                        + "anyway so that it can be inspected and repaired.",
+                        + "anyway so that it can be inspected and repaired. The reply also says what loading "
+                        + "cost: wall_time_ms, cpu_time_ms (milliseconds) and inferences.",
                 List.of(Param.required("source_text", STRING, "The Prolog program text."),
                         Param.withDefault("dialect", STRING, F.textNode("swi"), "Prolog dialect.").oneOf("swi"),
                         Param.optional("module_name", STRING, "Accepted for compatibility: the session's code "
@@ -325,7 +326,9 @@ public final class PrologTools implements AutoCloseable {
         tool("run_goal",
                 "Execute a goal in an existing session. Returns outcome (success, failure, timeout, "
                         + "depth_exceeded, inference_limit), typed answers, count, captured output and whether "
-                        + "more answers existed (truncated). A goal that raises is an error with its ISO kind.",
+                        + "more answers existed (truncated). A goal that raises is an error with its ISO kind. "
+                        + "Every reply also says what the goal cost: wall_time_ms, cpu_time_ms (milliseconds) "
+                        + "and inferences.",
                 List.of(loadId, goal,
                         Param.withDefault("max_answers", INTEGER, F.numberNode(10), "Most answers to return.")
                                 .range(1, GoalRequest.MAX_ANSWERS_LIMIT),
@@ -372,7 +375,8 @@ public final class PrologTools implements AutoCloseable {
 
         tool("run_tests",
                 "Run plunit tests in the session, optionally loading test source first. Returns passed, "
-                        + "failed, skipped and total counts and per-test results.",
+                        + "failed, skipped and total counts and per-test results, and what the run cost: "
+                        + "wall_time_ms, cpu_time_ms (milliseconds) and inferences.",
                 List.of(loadId, Param.optional("test_source_text", STRING, "plunit units to load first.")),
                 this::runTests);
 
@@ -398,7 +402,8 @@ public final class PrologTools implements AutoCloseable {
                         + "against them. Stateless: nothing is kept between calls. Supports CLP(FD), negation as "
                         + "failure and all standard SWI-Prolog features. Returns success, output (one line per "
                         + "solution, e.g. \"X = socrates\", or \"false\"), query, error and metadata "
-                        + "(execution_time_ms, result_count, truncated, rule_bases_used, warnings; on failure "
+                        + "(execution_time_ms, cpu_time_ms, inferences, result_count, truncated, rule_bases_used, "
+                        + "warnings; on failure "
                         + "error_category and error_explanation, a hint on how to fix the code).",
                 List.of(Param.required("prolog_code", STRING, "Prolog code (facts and rules)."),
                         Param.required("query", STRING, "Prolog query to execute (e.g. \"mortal(X)\"); a final "
@@ -494,6 +499,7 @@ public final class PrologTools implements AutoCloseable {
         if (!c.output().isEmpty()) {
             r.put("output", c.output());
         }
+        putCost(r, c.cost());
         if (a.get("include_predicates").asBoolean()) {
             ArrayNode ps = r.putArray("predicates");
             for (PredicateInfo p : s.predicates()) {
@@ -601,6 +607,7 @@ public final class PrologTools implements AutoCloseable {
             // the answers found before the error, for the agent's benefit
             f.set("answers", answers);
             f.put("output", res.output());
+            putCost(f, res.cost());
             return f;
         }
         ObjectNode r = ok();
@@ -613,7 +620,18 @@ public final class PrologTools implements AutoCloseable {
         if (res.outputTruncated()) {
             r.put("output_truncated", true);
         }
+        putCost(r, res.cost());
         return r;
+    }
+
+    /**
+     * The cost keys of a reply: {@code wall_time_ms} and {@code cpu_time_ms} (milliseconds, microsecond
+     * precision) and {@code inferences}; see {@link io.prologtool.Cost}.
+     */
+    private static void putCost(ObjectNode r, io.prologtool.Cost cost) {
+        r.put("wall_time_ms", cost.wallTimeMillis());
+        r.put("cpu_time_ms", cost.cpuTimeMillis());
+        r.put("inferences", cost.inferences());
     }
 
     private ObjectNode inspectPredicate(Args a) {
@@ -667,6 +685,7 @@ public final class PrologTools implements AutoCloseable {
         if (t.error().isPresent()) {
             ObjectNode f = failure(t.error().get());
             f.set("messages", diagnostics(t.messages()));
+            putCost(f, t.cost());
             return f;
         }
         ObjectNode r = ok();
@@ -688,6 +707,7 @@ public final class PrologTools implements AutoCloseable {
             }
         }
         r.set("messages", diagnostics(t.messages()));
+        putCost(r, t.cost());
         return r;
     }
 

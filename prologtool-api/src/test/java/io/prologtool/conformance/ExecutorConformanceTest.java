@@ -191,16 +191,17 @@ public abstract class ExecutorConformanceTest extends BackendFixture {
 
     @Test
     void metadataHasPrologReasonersKeysInOrder() {
+        // prolog-reasoner's keys in its order; what the run cost (cpu_time_ms, inferences) comes last
         ExecutionResult r = run("p(1).", "p(X)");
         assertThat(r.metadata().keySet()).containsExactly("execution_time_ms", "result_count", "truncated",
-                "rule_bases_used", "warnings");
+                "rule_bases_used", "warnings", "cpu_time_ms", "inferences");
         assertThat(r.metadata().get("rule_bases_used")).isEqualTo(List.of());
         ExecutionResult failed = run("p(1).", "q(X)");
         assertThat(failed.metadata().keySet()).containsExactly("execution_time_ms", "result_count", "truncated",
-                "rule_bases_used", "warnings", "error_category", "error_explanation");
+                "rule_bases_used", "warnings", "error_category", "error_explanation", "cpu_time_ms", "inferences");
         ExecutionResult traced = executor.execute("p(1).", "p(X)").trace(true).run();
         assertThat(traced.metadata().keySet()).containsExactly("execution_time_ms", "result_count", "truncated",
-                "rule_bases_used", "warnings", "proof_trace");
+                "rule_bases_used", "warnings", "proof_trace", "cpu_time_ms", "inferences");
     }
 
     @Test

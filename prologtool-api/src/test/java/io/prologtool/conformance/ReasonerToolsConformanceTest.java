@@ -103,7 +103,7 @@ public abstract class ReasonerToolsConformanceTest extends BackendFixture {
         assertThat(r.get("error").isNull()).isTrue();
         JsonNode m = r.get("metadata");
         assertThat(m.fieldNames()).toIterable().containsExactly("execution_time_ms", "result_count", "truncated",
-                "rule_bases_used", "warnings");
+                "rule_bases_used", "warnings", "cpu_time_ms", "inferences");
         assertThat(m.get("result_count").asInt()).isEqualTo(1);
         assertThat(m.get("truncated").asBoolean()).isFalse();
         assertThat(r.get("answers").get(0).get("X")).isEqualTo(TermJson.mapper().valueToTree(

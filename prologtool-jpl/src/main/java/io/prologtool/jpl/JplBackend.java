@@ -5,6 +5,7 @@ import io.prologtool.PrologSession;
 import io.prologtool.PrologUnavailableException;
 import io.prologtool.SessionOptions;
 import io.prologtool.spi.HarnessSession;
+import io.prologtool.spi.Logs;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,11 +51,19 @@ public final class JplBackend implements PrologBackend {
     private final Duration queueTimeout;
     private final Set<HarnessSession> sessions = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final io.prologtool.PrologListener listener;
 
     private JplBackend(JplRuntime runtime, Builder b) {
         this.runtime = runtime;
         this.grace = b.grace;
         this.queueTimeout = b.queueTimeout;
+        this.listener = io.prologtool.PrologListener.of(b.listeners);
+        if (Logs.BACKEND.isLoggable(System.Logger.Level.INFO)) {
+            Logs.BACKEND.log(System.Logger.Level.INFO, "jpl backend started: " + Logs.swiplVersion(runtime.installation().swipl())
+                    + " embedded in this JVM from " + runtime.installation().home()
+                    + ", isolation none (sessions are modules of one Prolog in the JVM's process), no pool, "
+                    + runtime.workers() + " concurrent calls");
+        }
     }
 
     /** The embedded Prolog this handle uses (for tests). */
@@ -86,7 +95,7 @@ public final class JplBackend implements PrologBackend {
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         HarnessSession[] holder = new HarnessSession[1];
         HarnessSession session = HarnessSession.open(id, options, () -> new JplTransport(runtime, queueTimeout),
-                grace, () -> sessions.remove(holder[0]));
+                grace, () -> sessions.remove(holder[0]), name(), listener);
         holder[0] = session;
         sessions.add(session);
         session.forkWith(this::open);
@@ -102,6 +111,11 @@ public final class JplBackend implements PrologBackend {
         return "jpl";
     }
 
+    @Override
+    public io.prologtool.PrologListener listener() {
+        return listener;
+    }
+
     /** The {@code swipl} whose installation the embedded Prolog runs from. */
     public Path swiplPath() {
         return runtime.installation().swipl();
@@ -115,8 +129,9 @@ public final class JplBackend implements PrologBackend {
         }
         closed = true;
         for (HarnessSession s : List.copyOf(sessions)) {
-            s.close();
+            s.close(io.prologtool.PrologListener.CloseReason.BACKEND_CLOSED);
         }
+        Logs.BACKEND.log(System.Logger.Level.INFO, "jpl backend closed (the embedded Prolog goes on)");
     }
 
     /**
@@ -166,8 +181,19 @@ public final class JplBackend implements PrologBackend {
         private Integer workers;
         private Duration grace = HarnessSession.DEFAULT_GRACE;
         private Duration queueTimeout = Duration.ofSeconds(60);
+        private final List<io.prologtool.PrologListener> listeners = new java.util.ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * Adds a listener that hears every session this handle opens (see
+         * {@link io.prologtool.PrologListener}); may be called more than once. Without one (the
+         * default), nothing is built for listeners.
+         */
+        public Builder listener(io.prologtool.PrologListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
         }
 
         /** The {@code swipl} whose installation to embed (default: the one on the PATH). */

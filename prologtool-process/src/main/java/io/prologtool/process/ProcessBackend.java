@@ -10,6 +10,7 @@ import io.prologtool.spi.Executables;
 import io.prologtool.spi.Harness;
 import io.prologtool.spi.HarnessCrashedException;
 import io.prologtool.spi.HarnessSession;
+import io.prologtool.spi.Logs;
 import io.prologtool.spi.HarnessTransport;
 
 import java.io.IOException;
@@ -120,6 +121,7 @@ public final class ProcessBackend implements PrologBackend {
     private final Set<ProcessTransport> children = ConcurrentHashMap.newKeySet();
     private final Thread shutdownHook;
     private volatile boolean closed;
+    private final io.prologtool.PrologListener listener;
 
     private ProcessBackend(Builder b) {
         this.swipl = b.swipl != null ? b.swipl : Executables.findOnPath("swipl").orElseThrow(() -> new PrologUnavailableException(
@@ -130,6 +132,7 @@ public final class ProcessBackend implements PrologBackend {
                     + APT_PACKAGE + "`");
         }
         this.grace = b.grace;
+        this.listener = io.prologtool.PrologListener.of(b.listeners);
         this.commandPrefix = List.copyOf(b.commandPrefix);
         this.poolSize = b.poolSize;
         this.reuseChildren = b.reuseChildren;
@@ -164,6 +167,15 @@ public final class ProcessBackend implements PrologBackend {
         }
         // The kind a default session takes is warmed now; the other kind once a session takes one.
         refillPool(isolationPlan != null && isolation.allSessions() ? 1 : 0);
+        if (Logs.BACKEND.isLoggable(System.Logger.Level.INFO)) {
+            Logs.BACKEND.log(System.Logger.Level.INFO, "process backend started: "
+                    + (commandPrefix.isEmpty() ? Logs.swiplVersion(swipl) + " at " + swipl
+                    : "swipl behind the command prefix " + commandPrefix)
+                    + ", isolation " + (isolationPlan == null ? "none (children run as the JVM's user)"
+                    : isolationPlan.describe() + (isolation.allSessions() ? " for every session" : " for sandboxed sessions"))
+                    + ", pool size " + poolSize + (reuseChildren && poolSize > 0 ? " (children reused)" : "")
+                    + (savedState == null ? ", children load the harness source" : ""));
+        }
     }
 
     /**
@@ -188,7 +200,7 @@ public final class ProcessBackend implements PrologBackend {
         // files in its private scratch space, which a fresh child would not have.
         boolean reusable = reuseChildren && poolSize > 0 && (kind == 0 || options.sandboxed());
         HarnessSession session = HarnessSession.open(id, options, () -> takeChild(kind, reusable), grace,
-                () -> sessions.remove(holder[0]));
+                () -> sessions.remove(holder[0]), name(), listener);
         holder[0] = session;
         sessions.add(session);
         session.forkWith(this::open);
@@ -202,6 +214,27 @@ public final class ProcessBackend implements PrologBackend {
     @Override
     public String name() {
         return "process";
+    }
+
+    @Override
+    public io.prologtool.PrologListener listener() {
+        return listener;
+    }
+
+    /** Children waiting in the warm pools now, ready for a session. */
+    public int idleChildren() {
+        return pools[0].size() + pools[1].size();
+    }
+
+    /** Tells the listener how many children wait in the pools now. */
+    private void poolChanged() {
+        if (listener != io.prologtool.PrologListener.NONE) {
+            try {
+                listener.poolChanged(name(), idleChildren());
+            } catch (RuntimeException e) {
+                Logs.SESSION.log(System.Logger.Level.WARNING, "a PrologListener threw; the event is dropped", e);
+            }
+        }
     }
 
     /** The saved state children start from; empty when it could not be built (they load the source). */
@@ -249,7 +282,7 @@ public final class ProcessBackend implements PrologBackend {
         closed = true;
         spawner.shutdownNow();
         for (HarnessSession s : List.copyOf(sessions)) {
-            s.close();
+            s.close(io.prologtool.PrologListener.CloseReason.BACKEND_CLOSED);
         }
         killChildren();
         try {
@@ -258,6 +291,7 @@ public final class ProcessBackend implements PrologBackend {
             // the JVM is shutting down already
         }
         deleteTree(workDir);
+        Logs.BACKEND.log(System.Logger.Level.INFO, "process backend closed");
     }
 
     /**
@@ -294,6 +328,7 @@ public final class ProcessBackend implements PrologBackend {
         lastTake = System.nanoTime();
         t.serveSession(reusable ? child -> takeBack(child, kind) : null);
         refillPool(kind);
+        poolChanged();
         return t;
     }
 
@@ -472,6 +507,7 @@ public final class ProcessBackend implements PrologBackend {
                 pools[kind].addFirst(c.child());
                 recycled.incrementAndGet();
                 pooled = true;
+                poolChanged();
                 if (closed) {
                     killPool();
                 }
@@ -494,11 +530,16 @@ public final class ProcessBackend implements PrologBackend {
         if (closed || System.nanoTime() - lastTake < TRIM_AFTER.toNanos()) {
             return;
         }
+        boolean trimmed = false;
         for (BlockingDeque<ProcessTransport> pool : pools) {
             ProcessTransport extra;
             while (pool.size() > poolSize && (extra = pool.pollLast()) != null) {
                 extra.end();
+                trimmed = true;
             }
+        }
+        if (trimmed) {
+            poolChanged();
         }
     }
 
@@ -539,12 +580,21 @@ public final class ProcessBackend implements PrologBackend {
                             ProcessTransport fresh = spawn(kind == 1);
                             if (pools[kind].size() < 2 * poolSize) {
                                 pools[kind].addLast(fresh);
+                                if (Logs.POOL.isLoggable(System.Logger.Level.DEBUG)) {
+                                    Logs.POOL.log(System.Logger.Level.DEBUG, "pool refilled: a fresh "
+                                            + (kind == 1 ? "isolated" : "plain") + " child joined, "
+                                            + pools[kind].size() + " waiting");
+                                }
+                                poolChanged();
                             } else {
                                 fresh.end(); // children taken back filled the pool meanwhile
                             }
                         }
-                    } catch (RuntimeException ignored) {
+                    } catch (RuntimeException e) {
                         // open() spawns on demand and reports the problem there
+                        if (Logs.POOL.isLoggable(System.Logger.Level.DEBUG)) {
+                            Logs.POOL.log(System.Logger.Level.DEBUG, "a child for the pool did not start: " + e.getMessage());
+                        }
                     } finally {
                         spawning[kind].decrementAndGet();
                     }
@@ -698,6 +748,7 @@ public final class ProcessBackend implements PrologBackend {
         private Duration grace = HarnessSession.DEFAULT_GRACE;
         private List<String> commandPrefix = List.of();
         private int poolSize;
+        private final List<io.prologtool.PrologListener> listeners = new java.util.ArrayList<>();
         private boolean reuseChildren = true;
         private boolean savedState = true;
         private long maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
@@ -781,6 +832,16 @@ public final class ProcessBackend implements PrologBackend {
          */
         public Builder reuseChildren(boolean reuse) {
             this.reuseChildren = reuse;
+            return this;
+        }
+
+        /**
+         * Adds a listener that hears every session this backend opens (see
+         * {@link io.prologtool.PrologListener}), and the warm pool's size as it changes; may be called
+         * more than once. Without one (the default), nothing is built for listeners.
+         */
+        public Builder listener(io.prologtool.PrologListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
             return this;
         }
 

@@ -60,7 +60,8 @@ import java.util.Optional;
  *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM);</li>
  *   <li>{@code --only NAME}: only one measurement, one of {@link #MEASUREMENTS}' names: {@code cycles}
  *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
- *       their floors, the harness's work), {@code fetch}, {@code fork}, {@code mcp}, {@code check},
+ *       their floors, the harness's work), {@code observed} (the round trip with the Micrometer binding
+ *       registered against the same without it), {@code fetch}, {@code fork}, {@code mcp}, {@code check},
  *       {@code history}, {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
  *       {@code --out} says otherwise;</li>
  *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
@@ -91,6 +92,7 @@ public final class Benchmarks {
         Map<String, Measurement> m = new LinkedHashMap<>();
         m.put("cycles", SessionCycles::measure);
         m.put("roundtrip", (plan, swipl, log, pause) -> RoundTrips.measure(plan, swipl, log));
+        m.put("observed", (plan, swipl, log, pause) -> ObservedRoundTrips.measure(plan, log));
         m.put("fetch", (plan, swipl, log, pause) -> QueryFetch.measure(plan, log));
         m.put("fork", (plan, swipl, log, pause) -> SessionFork.measure(plan, log));
         m.put("mcp", (plan, swipl, log, pause) -> McpRoundTrip.measure(plan, log));
