@@ -298,6 +298,12 @@ refused_goal(shell(_, _)).
 safe_builtin(format(Format), Called) :-
     !,                                  % as library(sandbox) checks format/2
     safe_builtin(format(Format, []), Called).
+safe_builtin(sformat(String, Format), Called) :-
+    !,                                  % the guard writes into a string
+    safe_builtin(format(string(String), Format, []), Called).
+safe_builtin(sformat(String, Format, Args), Called) :-
+    !,
+    safe_builtin(format(string(String), Format, Args), Called).
 safe_builtin(format_to_chars(Format, Args, _), Called) :-
     !,                                  % its guard is format/3 into codes
     safe_builtin(format(Format, Args), Called).

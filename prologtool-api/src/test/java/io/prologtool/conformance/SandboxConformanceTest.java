@@ -330,4 +330,15 @@ public abstract class SandboxConformanceTest extends BackendFixture {
         assertThat(v.answers().get(0).get("F")).isEqualTo(Term.integer(0));
         assertNoEffect();
     }
+
+    /** Found by the fuzzer: the guard of sformat/2,3 writes into a string, bounded as format/3 is. */
+    @Test
+    void sformatWritesIntoAStringInASandboxedSession() {
+        GoalResult r = sandboxed.goal("sformat(S, '~*c', [1000, 0'y]), string_length(S, L), sformat(T, \"ab\")").run();
+        assertThat(r.outcome()).as(r.toString()).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.answers().get(0).get("L")).isEqualTo(Term.integer(1000));
+        GoalResult big = sandboxed.goal("sformat(S, '~*c', [100000000, 0'y])").run();
+        assertThat(big.outcome()).as(big.toString()).isEqualTo(Outcome.ERROR);
+        assertThat(big.error().orElseThrow().kind()).isEqualTo("resource_error");
+    }
 }
