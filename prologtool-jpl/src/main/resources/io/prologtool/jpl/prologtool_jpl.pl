@@ -40,6 +40,7 @@
 :- module(prologtool_jpl,
           [ request/3,                  % +Ticket, +RequestText, -ReplyText
             interrupt/1,                % +Ticket
+            cancel/1,                   % +Ticket
             setup_engine/0,
             module_count/1,             % -Count
             session_module_count/1      % -Count
@@ -75,8 +76,11 @@ request(Ticket, RequestText, ReplyText) :-
               prologtool_harness:handle_request(Request, Reply),
               retractall(running(Ticket, _))),
           E,
-          ( message_to_codes_safe(E, Msg),
-            failure_reply(Request, protocol_error, Msg, Reply) )),
+          (   E == '$pt_cancelled'
+          ->  failure_reply(Request, cancelled, "The request was cancelled", Reply)
+          ;   message_to_codes_safe(E, Msg),
+              failure_reply(Request, protocol_error, Msg, Reply)
+          )),
     encode_astral(Reply, Text),
     atom_string(ReplyText, Text).
 
@@ -104,6 +108,20 @@ message_to_codes_safe(E, Msg) :-
 interrupt(Ticket) :-
     forall(running(Ticket, Thread),
            catch(thread_signal(Thread, prologtool_jpl:stop(Ticket)), _, true)).
+
+%!  cancel(+Ticket:integer) is det.
+%
+%   Cancel the request Ticket: throw prologtool_harness's '$pt_cancelled'
+%   into the thread running it (cancel_strike/1 of harness_limits.pl),
+%   which the harness reports as outcome cancelled. A request that has
+%   ended in the meantime, or ends before the signal is handled, is left
+%   alone, and so is whatever its thread runs next.
+
+cancel(Ticket) :-
+    forall(running(Ticket, Thread),
+           catch(thread_signal(Thread,
+                               prologtool_harness:cancel_strike(prologtool_jpl:running(Ticket, _))),
+                 _, true)).
 
 stop(Ticket) :-
     (   running(Ticket, _)

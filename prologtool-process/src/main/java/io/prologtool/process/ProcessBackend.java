@@ -371,6 +371,16 @@ public final class ProcessBackend implements PrologBackend {
         }
 
         @Override
+        public void cancel() {
+            current.cancel();
+        }
+
+        @Override
+        public void clearCancel() {
+            current.clearCancel();
+        }
+
+        @Override
         public String recentErrorOutput() {
             return current.recentErrorOutput();
         }
