@@ -7,6 +7,7 @@ import io.prologtool.Outcome;
 import io.prologtool.PrologSession;
 import io.prologtool.Query;
 import io.prologtool.Term;
+import io.prologtool.tools.PrologTools;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -249,5 +250,29 @@ public abstract class CancellationConformanceTest extends BackendFixture {
             assertThat(session.goal("between(1, 3000, X), X >= 3000").run().outcome()).isEqualTo(Outcome.SUCCESS);
         }
         assertUsable(session);
+    }
+
+    @Test
+    void theToolLayerCancelsACallByItsRequestId() throws Exception {
+        try (PrologTools tools = PrologTools.over(backend)) {
+            String loadId = tools.call("consult_text", "{\"source_text\": \"p(kept).\"}").replaceAll(
+                    ".*\"load_id\":\"([^\"]+)\".*", "$1");
+            assertThat(tools.cancel("r1")).isFalse(); // nothing runs under it yet
+            AtomicReference<String> reply = new AtomicReference<>();
+            Thread t = new Thread(() -> reply.set(tools.call("run_goal", "{\"load_id\": \"" + loadId
+                    + "\", \"goal\": \"repeat, fail\", \"time_limit\": 60}", "r1")));
+            t.start();
+            long until = System.currentTimeMillis() + PATIENCE_MS;
+            while (!tools.cancel("r1")) {
+                assertThat(System.currentTimeMillis()).as("the call never started").isLessThan(until);
+                Thread.sleep(5);
+            }
+            t.join(PATIENCE_MS);
+            assertThat(t.isAlive()).isFalse();
+            assertThat(reply.get()).contains("\"ok\":true").contains("\"outcome\":\"cancelled\"");
+            assertThat(tools.cancel("r1")).isFalse(); // it has ended
+            assertThat(tools.call("run_goal", "{\"load_id\": \"" + loadId + "\", \"goal\": \"p(X)\"}", "r2"))
+                    .contains("\"outcome\":\"success\"").contains("kept");
+        }
     }
 }
