@@ -232,7 +232,11 @@ watchdog_loop :-
     nb_setval('$pt_struck', []),
     repeat,
     get_time(Now),
-    (   session(_, _)                   % the memory bound is looked at
+    (   serving_input(_, _),            % a child's request has run since
+        flag('$pt_serving', Id, Id),    % the last look: a cancel line is
+        Id \== 0                        % looked for every 2 ms (below)
+    ->  Latest is Now + 0.002
+    ;   session(_, _)                   % the memory bound is looked at
     ->  Latest is Now + 0.01            % (below) while a session is open
     ;   Latest is Now + 1.0
     ),
@@ -330,7 +334,7 @@ unsignalled(Goal) :-
     A swipl child reads requests on its standard input, one at a time on
     its main thread. A cancel is a line {"cancel":Id} there. While a
     request runs nobody else reads that input: the watchdog (which looks
-    every 10 ms while a session is open) takes a cancel line that waits
+    every 2 ms while a request runs) takes a cancel line that waits
     at the front of the input and signals the main thread. It reads only
     while the request runs ('$pt_serving' holds its id) and only a line
     that starts as a cancel, under the mutex prologtool_cancel that the

@@ -331,8 +331,9 @@ final class ProcessTransport implements HarnessTransport {
 
     /**
      * Stops the call in flight: the line {@code {"cancel":Id}} on the child's stdin, which the child's
-     * watchdog thread reads while the request runs (within 10 ms) and turns into a signal to the thread
-     * running it (harness_limits.pl). It names the request, so a cancel that reaches the child after its
+     * watchdog thread reads while the request runs (it looks every 2 ms once the request has run a
+     * moment, within 10 ms at first) and turns into a signal to the thread running it
+     * (harness_limits.pl). It names the request, so a cancel that reaches the child after its
      * request ended is skipped and never stops the next one. It travels like the requests, so it works
      * through any launcher prefix (ssh, docker exec), where a signal to a process id would not.
      */

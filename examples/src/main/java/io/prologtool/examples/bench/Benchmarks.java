@@ -60,7 +60,7 @@ import java.util.Optional;
  *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM);</li>
  *   <li>{@code --only NAME}: only one measurement, one of {@link #MEASUREMENTS}' names: {@code cycles}
  *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
- *       their floors, the harness's work), {@code fetch}, {@code fork}, {@code mcp}, {@code check},
+ *       their floors, the harness's work), {@code fetch}, {@code fork}, {@code cancel}, {@code mcp}, {@code check},
  *       {@code history}, {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
  *       {@code --out} says otherwise;</li>
  *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
@@ -93,6 +93,7 @@ public final class Benchmarks {
         m.put("roundtrip", (plan, swipl, log, pause) -> RoundTrips.measure(plan, swipl, log));
         m.put("fetch", (plan, swipl, log, pause) -> QueryFetch.measure(plan, log));
         m.put("fork", (plan, swipl, log, pause) -> SessionFork.measure(plan, log));
+        m.put("cancel", (plan, swipl, log, pause) -> CancelStop.measure(plan, log));
         m.put("mcp", (plan, swipl, log, pause) -> McpRoundTrip.measure(plan, log));
         m.put("check", (plan, swipl, log, pause) -> ConsultCheck.measure(plan, log));
         m.put("history", (plan, swipl, log, pause) -> SessionHistory.measure(plan, log));
