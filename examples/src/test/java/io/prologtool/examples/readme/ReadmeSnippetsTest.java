@@ -87,7 +87,12 @@ class ReadmeSnippetsTest {
     }
 
     static Unit unit(Snippet snippet) {
-        String name = "ReadmeSnippetAtLine" + snippet.line();
+        return unit("ReadmeSnippet", snippet);
+    }
+
+    /** {@code snippet} as a class named {@code prefix + "AtLine" + its line}. */
+    static Unit unit(String prefix, Snippet snippet) {
+        String name = prefix + "AtLine" + snippet.line();
         List<String> text = new ArrayList<>();
         List<Integer> map = new ArrayList<>();
         text.add("package readme;");
@@ -126,7 +131,30 @@ class ReadmeSnippetsTest {
     void everyJavaBlockOfTheReadmeCompiles(@org.junit.jupiter.api.io.TempDir Path out) throws IOException {
         List<Snippet> snippets = snippets(Files.readAllLines(readme(), StandardCharsets.UTF_8));
         assertThat(snippets).as("java blocks in the README").hasSizeGreaterThanOrEqualTo(15);
-        List<Unit> units = snippets.stream().map(ReadmeSnippetsTest::unit).toList();
+        compile("README.md", snippets.stream().map(ReadmeSnippetsTest::unit).toList(), out);
+    }
+
+    /** The guides under docs/ follow the README's convention: each of their java blocks compiles too. */
+    @Test
+    void everyJavaBlockOfTheGuidesCompiles(@org.junit.jupiter.api.io.TempDir Path out) throws IOException {
+        Path docs = readme().toAbsolutePath().getParent().resolve("docs");
+        List<Path> guides;
+        try (var list = Files.list(docs)) {
+            guides = list.filter(f -> f.getFileName().toString().endsWith(".md")).sorted().toList();
+        }
+        for (Path guide : guides) {
+            String file = guide.getFileName().toString();
+            String prefix = "Guide_" + file.replaceAll("[^A-Za-z0-9]", "_");
+            List<Unit> units = snippets(Files.readAllLines(guide, StandardCharsets.UTF_8)).stream()
+                    .map(sn -> unit(prefix, sn)).toList();
+            if (!units.isEmpty()) {
+                Path dir = Files.createDirectories(out.resolve(prefix));
+                compile("docs/" + file, units, dir);
+            }
+        }
+    }
+
+    private static void compile(String file, List<Unit> units, Path out) throws IOException {
 
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertThat(javac).as("a JDK's compiler").isNotNull();
@@ -153,9 +181,9 @@ class ReadmeSnippetsTest {
                 Unit u = units.stream().filter(x -> d.getSource() != null
                         && d.getSource().getName().endsWith(x.className() + ".java")).findFirst().orElse(null);
                 int line = u == null || d.getLineNumber() < 1 ? 0 : u.readmeLines()[(int) d.getLineNumber() - 1];
-                errors.add("README.md:" + line + ": " + d.getMessage(Locale.ROOT));
+                errors.add(file + ":" + line + ": " + d.getMessage(Locale.ROOT));
             }
-            assertThat(errors).as("compile errors in the README's java blocks").isEmpty();
+            assertThat(errors).as("compile errors in the java blocks of " + file).isEmpty();
             assertThat(ok).isTrue();
         }
     }
