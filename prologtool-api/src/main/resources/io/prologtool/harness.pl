@@ -189,6 +189,7 @@ recycle_after(Out) :-
     ->  nb_setval('$pt_recycle_after', []),
         format(string(Request), '{"id":~d,"op":"recycle"}', [Id]),
         handle_request(Request, Reply),
+        served,
         write(Out, Reply),
         nl(Out),
         flush_output(Out)
@@ -583,7 +584,7 @@ json_constant(null).
 %   strike (harness_limits.pl); nowhere else in the request.
 cancellable_dispatch(Req, Pairs) :-
     setup_call_cleanup(nb_setval('$pt_cancellable', true),
-                       dispatch(Req, Pairs),
+                       ( cancel_pending, dispatch(Req, Pairs) ),
                        nb_setval('$pt_cancellable', false)).
 
 error_pairs(Error, [ok= @(false), error=json(ErrorPairs)]) :-

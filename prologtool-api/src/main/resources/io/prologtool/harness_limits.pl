@@ -349,10 +349,29 @@ unsignalled(Goal) :-
 %!  cancel_strike(:Check) is det.
 %
 %   Run in the signalled thread: throw '$pt_cancelled' if Check still
-%   holds.
+%   holds. A cancel that comes before its request reached dispatch/2 is
+%   kept ('$pt_cancel_pending') for cancel_pending/0, which dispatch
+%   runs first: a cancel is never lost for coming early.
 cancel_strike(Check) :-
-    (   cancellable(Check)
+    (   \+ catch(Check, _, fail)
+    ->  true
+    ;   nb_current('$pt_cancellable', true)
     ->  alarm(0, prologtool_harness:cancel_throw(Check), _, [remove(true)])
+    ;   nb_setval('$pt_cancel_pending', Check)
+    ).
+
+%!  cancel_pending is det.
+%
+%   Throw '$pt_cancelled' if a cancel of the request that runs on this
+%   thread came before it reached dispatch/2.
+cancel_pending :-
+    (   nb_current('$pt_cancel_pending', Check),
+        Check \== []
+    ->  nb_setval('$pt_cancel_pending', []),
+        (   catch(Check, _, fail)
+        ->  throw('$pt_cancelled')
+        ;   true
+        )
     ;   true
     ).
 

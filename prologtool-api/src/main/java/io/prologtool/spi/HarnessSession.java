@@ -222,6 +222,11 @@ public final class HarnessSession implements PrologSession {
                 PrologError e = error(reply.path("error"));
                 return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, e.kind(), e.message(), 0, 0)), "", false);
             }
+            if (!reply.path("ok").asBoolean(false) && "cancelled".equals(reply.path("error").path("kind").asText())) {
+                // cancelled before it started loading: nothing was loaded
+                return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
+                        "cancelled: the consult was cancelled before it started; nothing was loaded", 0, 0)), "", false);
+            }
             requireOk(reply, "consult");
             journal.add(req);
             return new ConsultResult(diagnostics(reply.path("messages")), reply.path("output").asText(""),

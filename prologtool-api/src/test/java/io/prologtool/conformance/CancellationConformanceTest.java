@@ -148,6 +148,7 @@ public abstract class CancellationConformanceTest extends BackendFixture {
         AtomicReference<ConsultResult> result = new AtomicReference<>();
         Thread t = new Thread(() -> result.set(session.consult("q(before).\n:- repeat, fail.\nq(after).\n")));
         t.start();
+        Thread.sleep(300); // it is in the looping directive by then, q(before) loaded
         cancelWhenRunning(session);
         t.join(PATIENCE_MS);
         assertThat(t.isAlive()).isFalse();
@@ -163,6 +164,7 @@ public abstract class CancellationConformanceTest extends BackendFixture {
         AtomicReference<GoalResult> fetched = new AtomicReference<>();
         Thread t = new Thread(() -> fetched.set(q.fetch(5)));
         t.start();
+        Thread.sleep(300); // the fetch runs by then
         cancelWhenRunning(session);
         t.join(PATIENCE_MS);
         assertThat(t.isAlive()).isFalse();
@@ -225,6 +227,17 @@ public abstract class CancellationConformanceTest extends BackendFixture {
             Thread.interrupted();
         }
         assertThat(session.goal("ran").run().outcome()).isEqualTo(Outcome.FAILURE);
+        assertUsable(session);
+    }
+
+    @Test
+    void aCancelAsTheGoalStartsIsNotLost() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            CompletableFuture<GoalResult> f = session.goal("repeat, fail").timeLimit(LONG).runAsync();
+            cancelWhenRunning(session); // as soon as the call holds the session, before or as the goal starts
+            GoalResult r = f.get(PATIENCE_MS, TimeUnit.MILLISECONDS);
+            assertThat(r.outcome()).as("cancel number %d", i).isEqualTo(Outcome.CANCELLED);
+        }
         assertUsable(session);
     }
 
