@@ -6,6 +6,7 @@ import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologSession;
 import io.prologtool.Query;
+import io.prologtool.SessionRegistry;
 import io.prologtool.Term;
 import io.prologtool.tools.PrologTools;
 import org.junit.jupiter.api.BeforeEach;
@@ -129,6 +130,18 @@ public abstract class CancellationConformanceTest extends BackendFixture {
         cancelWhenRunning(session);
         assertThat(f.get(PATIENCE_MS, TimeUnit.MILLISECONDS).outcome()).isEqualTo(Outcome.CANCELLED);
         assertUsable(session);
+    }
+
+    @Test
+    void aRegistrySessionCancelsToo() throws Exception {
+        try (SessionRegistry registry = SessionRegistry.builder(backend).build()) {
+            PrologSession s = registry.open();
+            s.consult("p(kept).\n");
+            CompletableFuture<GoalResult> f = s.goal("repeat, fail").timeLimit(LONG).runAsync();
+            cancelWhenRunning(s);
+            assertThat(f.get(PATIENCE_MS, TimeUnit.MILLISECONDS).outcome()).isEqualTo(Outcome.CANCELLED);
+            assertUsable(s);
+        }
     }
 
     @Test

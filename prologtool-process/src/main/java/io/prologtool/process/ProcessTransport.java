@@ -371,13 +371,11 @@ final class ProcessTransport implements HarnessTransport {
             pollBriefly(p.reply());
             return p.reply().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
-            if (p != pending.get()) {
-                Thread.currentThread().interrupt();
-                kill(); // a request sent ahead (an open): the child cannot serve the next call in step
-                throw new HarnessCrashedException("interrupted while waiting for the swipl child", e);
+            // an interrupt cancels the call: it stops, and its reply says so; a request sent ahead (an
+            // open, which runs no user code) is waited for, and the call after it is then cancelled
+            if (p == pending.get()) {
+                writeCancel(p);
             }
-            // an interrupt cancels the call: it stops, and its reply says so
-            writeCancel(p);
             try {
                 return awaitCancelled(p, deadline);
             } finally {
