@@ -248,6 +248,14 @@ public final class PrologTools implements AutoCloseable {
         return r != null && r.cancel();
     }
 
+    /**
+     * Stops whatever runs now on the session {@code loadId} ({@link PrologSession#cancel()}), whoever
+     * called it; false when nothing runs there or no open session has that id.
+     */
+    public boolean cancelSession(String loadId) {
+        return registry.get(Objects.requireNonNull(loadId, "loadId")).map(PrologSession::cancel).orElse(false);
+    }
+
     /** The calls running under a request id, for {@link #cancel(String)}. */
     private final Map<String, Running> running = new java.util.concurrent.ConcurrentHashMap<>();
 

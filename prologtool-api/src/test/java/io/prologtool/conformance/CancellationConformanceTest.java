@@ -297,6 +297,17 @@ public abstract class CancellationConformanceTest extends BackendFixture {
             assertThat(t.isAlive()).isFalse();
             assertThat(reply.get()).contains("\"ok\":true").contains("\"outcome\":\"cancelled\"");
             assertThat(tools.cancel("r1")).isFalse(); // it has ended
+            assertThat(tools.cancelSession(loadId)).isFalse(); // nothing runs on the session
+            Thread u = new Thread(() -> reply.set(tools.call("run_goal", "{\"load_id\": \"" + loadId
+                    + "\", \"goal\": \"repeat, fail\", \"time_limit\": 60}")));
+            u.start();
+            while (!tools.cancelSession(loadId)) {
+                assertThat(System.currentTimeMillis()).as("the call never started").isLessThan(until + PATIENCE_MS);
+                Thread.sleep(5);
+            }
+            u.join(PATIENCE_MS);
+            assertThat(u.isAlive()).isFalse();
+            assertThat(reply.get()).contains("\"outcome\":\"cancelled\"");
             assertThat(tools.call("run_goal", "{\"load_id\": \"" + loadId + "\", \"goal\": \"p(X)\"}", "r2"))
                     .contains("\"outcome\":\"success\"").contains("kept");
         }
