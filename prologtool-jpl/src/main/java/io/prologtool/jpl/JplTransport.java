@@ -205,8 +205,9 @@ final class JplTransport implements HarnessTransport {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new HarnessCrashedException("interrupted while waiting for the previous call of this session", e);
+                Thread.currentThread().interrupt(); // an interrupt cancels the call, which has not started
+                throw new io.prologtool.spi.HarnessCancelledException("interrupted while waiting for the previous "
+                        + "call of this session to end; nothing of the call ran");
             }
         }
     }
