@@ -128,9 +128,43 @@ public final class GoalRequest {
         return this;
     }
 
-    /** Runs the goal. Never throws for anything the goal does; see {@link GoalResult}. */
+    /**
+     * Runs the goal. Never throws for anything the goal does; see {@link GoalResult}.
+     *
+     * <p>Interrupting the calling thread cancels the goal: it is stopped in its Prolog (no CPU is spent
+     * on it after), {@code run()} returns {@link Outcome#CANCELLED} with the answers found before it, and
+     * the thread's interrupt status is set again. A thread interrupted before {@code run()} gets
+     * {@code CANCELLED} at once, nothing run. The session stays usable, its program kept; an interrupt
+     * is never reported as a crash.
+     */
     public GoalResult run() {
         return runner.apply(this);
+    }
+
+    /**
+     * Runs the goal on a thread of the library's own (daemon threads, made as needed, reused) and returns
+     * its future. {@code cancel(true)} on the future stops the goal, as {@link PrologSession#cancel()}
+     * does, and the session stays usable; {@code cancel(false)} only keeps a goal that has not started
+     * from running. As with every cancelled future, {@code get()} then throws
+     * {@link java.util.concurrent.CancellationException}; the session's next call waits until the goal
+     * has stopped (milliseconds).
+     *
+     * <pre>{@code
+     * CompletableFuture<GoalResult> f = session.goal("long_search(X)").runAsync();
+     * ...
+     * f.cancel(true);                                   // the user pressed stop
+     * }</pre>
+     */
+    public java.util.concurrent.CompletableFuture<GoalResult> runAsync() {
+        return runAsync(AsyncGoal.THREADS);
+    }
+
+    /** {@link #runAsync()} on {@code executor}'s threads. */
+    public java.util.concurrent.CompletableFuture<GoalResult> runAsync(java.util.concurrent.Executor executor) {
+        Objects.requireNonNull(executor, "executor");
+        AsyncGoal f = new AsyncGoal(this);
+        executor.execute(f);
+        return f;
     }
 
     /**

@@ -15,7 +15,13 @@ public enum Outcome {
     /** The whole search used more inferences than allowed. */
     INFERENCE_LIMIT,
     /** The goal raised an exception, see {@link GoalResult#error()}. */
-    ERROR;
+    ERROR,
+    /**
+     * The call was cancelled ({@link PrologSession#cancel()}, {@code cancel(true)} on the future of
+     * {@link GoalRequest#runAsync()}, an interrupt of the calling thread, or the session's close) and
+     * stopped; answers found before it are kept.
+     */
+    CANCELLED;
 
     /** The wire and tool-layer name, e.g. {@code "depth_exceeded"}. */
     public String wireName() {

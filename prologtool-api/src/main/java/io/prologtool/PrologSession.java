@@ -180,7 +180,31 @@ public interface PrologSession extends AutoCloseable {
 
     boolean isOpen();
 
-    /** Ends the session and releases what it holds. Idempotent. */
+    /**
+     * Stops whatever runs on this session now, from any thread: a goal, a fetch of a {@link Query}, a
+     * consult, a trace. The call returns at once; the call it stops ends within milliseconds
+     * ({@link GoalResult#outcome()} {@link Outcome#CANCELLED} with the answers found before it, a
+     * consult with an error diagnostic whose message starts with {@code cancelled:} and what loaded
+     * before it kept, a fetch {@code CANCELLED} with its query closed). The session stays open and
+     * usable, its program kept. Code where Prolog blocks signals (a cleanup handler) is reached when it
+     * leaves it, or stopped by the call's own bounds.
+     *
+     * <p>A no-op returning false when nothing runs on the session: a cancel never waits for the next
+     * call, and a cancel that comes as a call ends reaches that call or nothing, never the next one.
+     * Calls waiting for the session (behind the running one) are not cancelled; interrupt their threads,
+     * or cancel their futures ({@link GoalRequest#runAsync()}).
+     *
+     * @return true when a call was running and was asked to stop
+     */
+    default boolean cancel() {
+        return false;
+    }
+
+    /**
+     * Ends the session and releases what it holds. Idempotent. A call running on the session is
+     * cancelled first ({@link #cancel()}), so close returns once it has stopped, not at its time limit;
+     * calls waiting for the session fail with {@link SessionClosedException}.
+     */
     @Override
     void close();
 }

@@ -29,6 +29,12 @@ import java.util.stream.StreamSupport;
  * a fetch ends in an error or a bound, on {@link #close()}, and when its session closes. If the Prolog
  * serving the session dies, its open queries end with kind {@code session_crashed}; they are never
  * replayed. Not thread-safe: one thread fetches at a time.
+ *
+ * <p>A fetch is cancelled like a goal: {@link PrologSession#cancel()} from another thread, an interrupt of
+ * the fetching thread, or the session's close. The fetch then returns {@link Outcome#CANCELLED} (without
+ * the answers of that fetch; {@link #next(int)} throws {@link QueryStoppedException} with it), and the
+ * query is closed: its search was stopped midway, so later fetches return an {@code ERROR} of kind
+ * {@code cursor_closed} and {@link #isOpen()} is false. The session and its other queries stay.
  */
 public interface Query extends AutoCloseable, Iterable<Answer> {
 
@@ -41,8 +47,8 @@ public interface Query extends AutoCloseable, Iterable<Answer> {
     /**
      * The next answers, at most {@code n}, with the fetch's outcome and output: {@code SUCCESS} with
      * answers (and {@code truncated()} true while more may exist), {@code FAILURE} when the search ran
-     * out before giving any, or the bound or error that stopped it. Never throws for what the goal
-     * does. On a closed query it returns an {@code ERROR} of kind {@code cursor_closed} (or
+     * out before giving any, or the bound, error or cancel ({@link Outcome#CANCELLED}, which closes the
+     * query) that stopped it. Never throws for what the goal does. On a closed query it returns an {@code ERROR} of kind {@code cursor_closed} (or
      * {@code session_crashed} when the session's Prolog died under it).
      *
      * @param n 1 to {@value GoalRequest#MAX_ANSWERS_LIMIT}

@@ -564,6 +564,11 @@ public final class SessionRegistry implements AutoCloseable {
         }
 
         @Override
+        public boolean cancel() {
+            return delegate.cancel();
+        }
+
+        @Override
         public RuleBaseStore ruleBases() {
             return delegate.ruleBases();
         }

@@ -151,6 +151,8 @@ serve :-
     set_stream(Err, alias(user_output)),
     set_output(Err),
     empty_input,
+    thread_self(Main),
+    assertz(serving_input(ProtoIn, Main)),      % harness_limits.pl, cancellation
     % Taken while the child waits to serve, not when a session opens.
     record_reach_baseline,              % harness_recycle.pl
     % Whatever ends the loop, the child must exit: the halt guard would
@@ -168,7 +170,11 @@ serve_loop(In, Out) :-
     ->  % A blank line is no request: the end of a harness sent over stdin
         % ends with one.
         serve_loop(In, Out)
+    ;   sub_string(Line, 0, _, _, "{\"cancel\":")
+    ->  % the cancel of a request that has ended (harness_limits.pl)
+        serve_loop(In, Out)
     ;   handle_request(Line, Reply),
+        served,
         % The newline first ends whatever a subprocess of a goal may have
         % written to fd 1 without one, so the reply is a line of its own.
         nl(Out),
@@ -192,6 +198,7 @@ recycle_after(Out) :-
     ->  nb_setval('$pt_recycle_after', []),
         format(string(Request), '{"id":~d,"op":"recycle"}', [Id]),
         handle_request(Request, Reply),
+        served,
         write(Out, Reply),
         nl(Out),
         flush_output(Out)
@@ -243,9 +250,10 @@ handle_request_(Text, ReplyText) :-
         ->  nb_setval('$pt_recycle_after', After)       % serve_loop/2 runs it
         ;   true
         ),
+        note_serving(Id),                       % harness_limits.pl
         statistics(cputime, C0),
         statistics(inferences, I0),
-        catch(dispatch(Req, Pairs0), Error, error_pairs(Error, Pairs0)),
+        catch(cancellable_dispatch(Req, Pairs0), Error, error_pairs(Error, Pairs0)),
         statistics(inferences, I1),
         statistics(cputime, C1),
         with_cost(Req, I1-I0, C1-C0, Pairs0, Pairs),
@@ -588,6 +596,7 @@ json_codes([C|Cs]) -->
                    clean, differences, caller, callee, arity, similar,
                    % words
                    success, failure, timeout, depth_exceeded, inference_limit,
+                   cancelled,
                    variable, integer, float, string, list, atom, compound,
                    warning, informational
                  ]),
@@ -607,6 +616,13 @@ json_codes([C|Cs]) -->
 json_constant(true).
 json_constant(false).
 json_constant(null).
+
+%   cancellable_dispatch(+Req, -Pairs): dispatch/2, where a cancel may
+%   strike (harness_limits.pl); nowhere else in the request.
+cancellable_dispatch(Req, Pairs) :-
+    setup_call_cleanup(nb_setval('$pt_cancellable', true),
+                       ( cancel_pending, dispatch(Req, Pairs) ),
+                       nb_setval('$pt_cancellable', false)).
 
 error_pairs(Error, [ok= @(false), error=json(ErrorPairs)]) :-
     error_json(Error, _Module, ErrorPairs).
@@ -937,6 +953,10 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
     static_check(M, Id, Check, Checked),        % harness_check.pl
     append(Diags0, Checked, Diags).
 
+load_exception('$pt_cancelled') :-
+    !,
+    add_diagnostic(error, load_error,
+                   "cancelled: loading was cancelled; what loaded before it stays loaded", 0, 0, []).
 load_exception(time_limit_exceeded) :-
     !,
     diagnostic_extra(time_limit_exceeded, Extra),
@@ -1058,6 +1078,7 @@ user_directive(_:Goal, Goal) :- !.
 user_directive(Goal, Goal).
 
 control_exception(time_limit_exceeded).
+control_exception('$pt_cancelled').
 control_exception('$aborted').
 control_exception(unwind(_)).
 
@@ -1523,6 +1544,7 @@ outcome(E, State, Count, Outcome) :-
     ;   Outcome = success
     ).
 outcome(time_limit_exceeded, _, _, timeout) :- !.
+outcome('$pt_cancelled', _, _, cancelled) :- !.
 outcome(inference_limit_exceeded, _, _, inference_limit) :- !.
 outcome(_, _, _, error).
 
@@ -2039,6 +2061,7 @@ error_kind(E, resource_error) :-
     memory_exhausted(E),
     !.
 error_kind(time_limit_exceeded, timeout) :- !.
+error_kind('$pt_cancelled', cancelled) :- !.
 error_kind(_, execution_exception).
 
 %   memory_exhausted(+Error): SWI-Prolog's own errors for text that a
@@ -2063,6 +2086,9 @@ error_message(error(sandbox_violation(_), context(_, Msg)), Text) :-
     nonvar(Msg),
     !,
     format(string(Text), "Sandbox: ~w", [Msg]).
+error_message('$pt_cancelled', Text) :-
+    !,
+    Text = "The request was cancelled (PrologSession.cancel, a cancelled future, an interrupt or a close).".
 error_message(error(protocol_error(What), _), Text) :-
     !,
     format(string(Text), "Bad harness request: ~q", [What]).

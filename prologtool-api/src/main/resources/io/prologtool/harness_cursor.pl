@@ -79,8 +79,19 @@ request(query_next, Req, Pairs) :-
     % The cursor's thread keeps its own time limit; this bound is for a
     % thread that cannot answer at all (a loop where no signal reaches).
     Wait is TimeLimit + 5,
-    (   thread_get_message(Out, batch(Pairs0), [timeout(Wait)])
-    ->  true
+    catch(( thread_get_message(Out, batch(Pairs2), [timeout(Wait)])
+          ->  Pairs1 = Pairs2
+          ;   Pairs1 = timeout
+          ),
+          '$pt_cancelled', Pairs1 = cancelled),
+    (   Pairs1 == cancelled
+    ->  % a cancelled fetch ends its query: the search was stopped midway
+        cursor_stop(M, Id),
+        Pairs0 = [ outcome=cancelled, variables=[], answers=[], count=0,
+                   truncated= @(false), depth_exceeded= @(false), output="",
+                   output_truncated= @(false) ]
+    ;   Pairs1 \== timeout
+    ->  Pairs0 = Pairs1
     ;   cursor_stop(M, Id),
         Pairs0 = [ outcome=timeout, variables=[], answers=[], count=0,
                    truncated= @(false), depth_exceeded= @(false), output="",

@@ -72,6 +72,7 @@ harness_control(inference_limit_exceeded) :-
     ).
 harness_control('$aborted').
 harness_control('$pt_cursor_closed').   % harness_cursor.pl
+harness_control('$pt_cancelled').       % cancellation, below
 harness_control(unwind(_)).
 
 %!  limit_time(+Seconds, :Goal) is semidet.
@@ -231,7 +232,11 @@ watchdog_loop :-
     nb_setval('$pt_struck', []),
     repeat,
     get_time(Now),
-    (   session(_, _)                   % the memory bound is looked at
+    (   serving_input(_, _),            % a child's request has run since
+        flag('$pt_serving', Id, Id),    % the last look: a cancel line is
+        Id \== 0                        % looked for every 2 ms (below)
+    ->  Latest is Now + 0.002
+    ;   session(_, _)                   % the memory bound is looked at
     ->  Latest is Now + 0.01            % (below) while a session is open
     ;   Latest is Now + 1.0
     ),
@@ -239,6 +244,7 @@ watchdog_loop :-
     findall(T-Key, watched(T, Key), Watched),
     check_memory(Now, Watched),
     trim_after_closes(Now),
+    poll_cancel,
     foldl(watch_thread(Now), Watched, Latest-[], Wake-Struck),
     nb_setval('$pt_struck', Struck),
     flag('$pt_watchdog_wakes', _, Wake),
@@ -304,6 +310,138 @@ unsignalled(Goal) :-
         )
     ;   once(Goal)
     ).
+
+                 /*******************************
+                 *         CANCELLATION         *
+                 *******************************/
+
+/*  A request is cancelled by a signal to the thread that runs it, which
+    throws '$pt_cancelled' there: a control exception (harness_control/1)
+    that the guarded catch/3 of session code passes on, and that the
+    harness turns into outcome cancelled (a goal keeps the answers found
+    before it), a diagnostic (a consult), or an error of kind cancelled.
+
+    Check is a goal that holds exactly while the request to cancel still
+    runs on that thread (the in-process backend's ticket, the child's
+    request id): it is tried when the signal arrives and again when the
+    exception is thrown, so a cancel that arrives after its request ended
+    never reaches the next one. The exception is thrown through an alarm
+    due at once, as watch_expired/0 does with a time limit, so that the
+    cleanup handlers it runs keep their inference backstop; where no
+    signal reaches (a cleanup handler), that budget bounds the goal.
+    Only inside dispatch/2 ('$pt_cancellable' true) does it strike: the
+    reply of a request that has ended is never lost to it.
+
+    A swipl child reads requests on its standard input, one at a time on
+    its main thread. A cancel is a line {"cancel":Id} there. While a
+    request runs nobody else reads that input: the watchdog (which looks
+    every 2 ms while a request runs) takes a cancel line that waits
+    at the front of the input and signals the main thread. It reads only
+    while the request runs ('$pt_serving' holds its id) and only a line
+    that starts as a cancel, under the mutex prologtool_cancel that the
+    main thread takes to mark the request ended, so it never takes the
+    next request. A cancel line that comes after its request ended is
+    read by the main loop, which skips it.
+*/
+
+:- dynamic
+    serving_input/2.                    % In, MainThread (a swipl child)
+
+%!  cancel_strike(:Check) is det.
+%
+%   Run in the signalled thread: throw '$pt_cancelled' if Check still
+%   holds. A cancel that comes before its request reached dispatch/2 is
+%   kept ('$pt_cancel_pending') for cancel_pending/0, which dispatch
+%   runs first: a cancel is never lost for coming early.
+cancel_strike(Check) :-
+    (   \+ catch(Check, _, fail)
+    ->  true
+    ;   nb_current('$pt_cancellable', true)
+    ->  alarm(0, prologtool_harness:cancel_throw(Check), _, [remove(true)])
+    ;   nb_setval('$pt_cancel_pending', Check)
+    ).
+
+%!  cancel_pending is det.
+%
+%   Throw '$pt_cancelled' if a cancel of the request that runs on this
+%   thread came before it reached dispatch/2.
+cancel_pending :-
+    (   nb_current('$pt_cancel_pending', Check),
+        Check \== []
+    ->  nb_setval('$pt_cancel_pending', []),
+        (   catch(Check, _, fail)
+        ->  throw('$pt_cancelled')
+        ;   true
+        )
+    ;   true
+    ).
+
+cancel_throw(Check) :-
+    (   cancellable(Check)
+    ->  throw('$pt_cancelled')
+    ;   true
+    ).
+
+cancellable(Check) :-
+    nb_current('$pt_cancellable', true),
+    catch(Check, _, fail),
+    !.
+
+%!  serving(+Id) is semidet.
+%
+%   The child's main thread runs request Id now.
+serving(Id) :-
+    flag('$pt_serving', Now, Now),
+    Now == Id.
+
+%   note_serving(+Id): a swipl child starts request Id.
+note_serving(Id) :-
+    (   serving_input(_, _),
+        integer(Id)
+    ->  flag('$pt_serving', _, Id)
+    ;   true
+    ).
+
+%   served: the request has ended; no cancel line is read for it now.
+served :-
+    with_mutex(prologtool_cancel, flag('$pt_serving', _, 0)).
+
+%   poll_cancel: on the watchdog, take a cancel line waiting for the
+%   request that runs now, and signal the main thread.
+poll_cancel :-
+    (   serving_input(In, Main),
+        flag('$pt_serving', Id, Id),
+        Id \== 0
+    ->  catch(with_mutex(prologtool_cancel, take_cancel(In, Main)), E,
+              print_message(warning, E))
+    ;   true
+    ).
+
+take_cancel(In, Main) :-
+    flag('$pt_serving', Id, Id),
+    (   Id \== 0,
+        wait_for_input([In], [_], 0),
+        peek_string(In, 10, Start),
+        sub_string(Start, 0, _, _, "{\"cancel\":")
+    ->  read_line_to_string(In, Line),
+        (   catch(cancel_target(Line, Target), _, fail),
+            Target == Id
+        ->  catch(thread_signal(Main, prologtool_harness:cancel_strike(prologtool_harness:serving(Id))),
+                  _, true)
+        ;   true
+        )
+    ;   true
+    ).
+
+%!  cancel_target(+Line, -Id) is semidet.
+%
+%   Line is a cancel line {"cancel":Id}.
+cancel_target(Line, Id) :-
+    sub_string(Line, 0, _, _, "{\"cancel\":"),
+    sub_string(Line, 10, _, 0, Rest0),
+    split_string(Rest0, "", " }\r\n\t", [Rest]),
+    number_string(Id, Rest),
+    integer(Id).
 
                  /*******************************
                  *         MEMORY BOUND         *

@@ -53,6 +53,10 @@ public final class ExecutionReplies {
                         + ("load".equals(phase) ? " while loading" : ""));
                 first(category, "timeout", reply.path("explanation").asText(""));
             }
+            case "cancelled" -> {
+                errors.add("The execution was cancelled");
+                first(category, "cancelled", "");
+            }
             case "depth_exceeded" -> {
                 errors.add("The search exceeded the depth limit (runaway recursion)");
                 first(category, reply.path("category").asText("unknown"), reply.path("explanation").asText(""));

@@ -81,6 +81,19 @@ final class HarnessQuery implements Query {
                     : PrologError.of("cursor_closed", "the query is closed"));
         }
         GoalResult r = session.fetchQuery(this, n);
+        if (r.outcome() == io.prologtool.Outcome.CANCELLED) {
+            // the search was stopped midway: the query ends, and its cursor goes if the fetch never reached it
+            ended(PrologError.of("cursor_closed", "the query was cancelled during a fetch; open it again"));
+            boolean interrupted = Thread.interrupted();
+            try {
+                session.closeCancelledQuery(this);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return r;
+        }
         if (!r.truncated()) {
             ended(r.error().filter(e -> e.kind().equals("cursor_closed") || e.kind().equals("session_crashed"))
                     .orElse(null));

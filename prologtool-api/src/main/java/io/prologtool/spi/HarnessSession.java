@@ -94,6 +94,12 @@ public final class HarnessSession implements PrologSession {
 
     private HarnessTransport transport;
     private volatile boolean open = true;
+    /** Set by {@link #close()} before it cancels the running call: no call starts after it. */
+    private volatile boolean closing;
+    /** Guards {@link #calling} against {@link #cancel()}: a cancel reaches only the call that runs. */
+    private final Object cancelGuard = new Object();
+    /** True while a call holds the lock; guarded by {@link #cancelGuard}. */
+    private boolean calling;
     /** Why the session closed itself (it could not be restored); null when it did not. */
     private volatile String closedReason;
     private volatile int crashes;
@@ -216,6 +222,15 @@ public final class HarnessSession implements PrologSession {
             return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "resource_error",
                     tooLong.get().message(), 0, 0)), "", false);
         }
+        try {
+            return consultLocked(text, staticCheck);
+        } catch (HarnessCancelledException e) {
+            return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
+                    "cancelled: the consult was cancelled before it started; nothing was loaded", 0, 0)), "", false);
+        }
+    }
+
+    private ConsultResult consultLocked(String text, Boolean staticCheck) {
         return locked(() -> {
             ObjectNode req = consultRequest(text, staticCheck);
             HarnessTransport t;
@@ -258,6 +273,11 @@ public final class HarnessSession implements PrologSession {
                 journal.add(req);
                 PrologError e = error(reply.path("error"));
                 return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, e.kind(), e.message(), 0, 0)), "", false);
+            }
+            if (!reply.path("ok").asBoolean(false) && "cancelled".equals(reply.path("error").path("kind").asText())) {
+                // cancelled before it started loading: nothing was loaded
+                return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
+                        "cancelled: the consult was cancelled before it started; nothing was loaded", 0, 0)), "", false);
             }
             requireOk(reply, "consult");
             journal.add(req);
@@ -437,6 +457,8 @@ public final class HarnessSession implements PrologSession {
             req.put("stack_limit", options.stackLimitBytes());
             try {
                 return TraceReplies.traceResult(call(req, t.timeLimit().plus(grace)));
+            } catch (HarnessCancelledException e) {
+                return new TraceResult(Outcome.CANCELLED, Optional.empty(), 0, false, Optional.empty());
             } catch (HarnessTimeoutException e) {
                 return new TraceResult(Outcome.TIMEOUT, Optional.empty(), 0, false, Optional.empty());
             } catch (JournalDroppedException e) {
@@ -552,10 +574,36 @@ public final class HarnessSession implements PrologSession {
     }
 
     GoalResult fetchQuery(HarnessQuery q, int n) {
-        return observedGoal("fetch", () -> fetchQueryUnobserved(q, n));
+        return observedGoal("fetch", () -> {
+            try {
+                return fetchQueryLocked(q, n);
+            } catch (HarnessCancelledException e) {
+                return cancelled();
+            }
+        });
     }
 
-    private GoalResult fetchQueryUnobserved(HarnessQuery q, int n) {
+    /** Closes the cursor of a query whose fetch was cancelled, if it still lives (the fetch never reached it). */
+    void closeCancelledQuery(HarnessQuery q) {
+        try {
+            locked(() -> {
+                if (transport.isAlive() && crashes == q.epoch()) {
+                    ObjectNode req = request("query_close");
+                    req.put("cursor", q.cursor());
+                    try {
+                        transport.call(req, ADMIN_TIMEOUT);
+                    } catch (PrologToolException ignored) {
+                        // the Prolog is gone or stopped: so is the cursor
+                    }
+                }
+                return null;
+            });
+        } catch (PrologToolException ignored) {
+            // closed meanwhile: its cursors went with it
+        }
+    }
+
+    private GoalResult fetchQueryLocked(HarnessQuery q, int n) {
         return locked(() -> {
             if (crashes != q.epoch() || !transport.isAlive()) {
                 return GoalResult.failedWith(PrologError.of("session_crashed", "The Prolog serving this session "
@@ -615,6 +663,19 @@ public final class HarnessSession implements PrologSession {
             ensureOpen();
             return GoalResult.failedWith(tooLong.get());
         }
+        try {
+            return runGoalLocked(g);
+        } catch (HarnessCancelledException e) {
+            return cancelled();
+        }
+    }
+
+    /** The result of a call cancelled before anything of it ran. */
+    private static GoalResult cancelled() {
+        return new GoalResult(Outcome.CANCELLED, List.of(), "", false, false, Optional.empty());
+    }
+
+    private GoalResult runGoalLocked(GoalRequest g) {
         return locked(() -> {
             ObjectNode req = request("goal");
             req.put("goal", g.goal());
@@ -724,7 +785,9 @@ public final class HarnessSession implements PrologSession {
             return;
         }
         boolean closedHere = false;
-        lock.lock(); // close waits for a running call; every call is bounded
+        closing = true;
+        cancel(); // a running call stops now rather than at its limit
+        lock.lock(); // close waits for the running call to have stopped
         try {
             if (!open) {
                 return;
@@ -1023,18 +1086,48 @@ public final class HarnessSession implements PrologSession {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new PrologToolException("interrupted while waiting for session " + id, e);
+            throw new HarnessCancelledException("interrupted while waiting for session " + id
+                    + " (an interrupt cancels the call); nothing of the call ran");
         }
         try {
             ensureOpen();
+            synchronized (cancelGuard) {
+                calling = true;
+            }
             return body.get();
         } finally {
+            synchronized (cancelGuard) {
+                calling = false;
+                HarnessTransport t = transport;
+                if (t != null) {
+                    t.clearCancel();
+                }
+            }
             lock.unlock();
         }
     }
 
+    /**
+     * Stops the call running on this session now, if one runs: see {@link PrologSession#cancel()}.
+     * The cancel goes to the transport under {@link #cancelGuard}, which the call takes to end, so it
+     * reaches that call and never the next one.
+     */
+    @Override
+    public boolean cancel() {
+        synchronized (cancelGuard) {
+            if (!calling) {
+                return false;
+            }
+            HarnessTransport t = transport;
+            if (t != null) {
+                t.cancel();
+            }
+            return true;
+        }
+    }
+
     private void ensureOpen() {
-        if (!open) {
+        if (!open || closing) {
             String why = closedReason;
             throw new SessionClosedException("session " + id + " is closed" + (why == null ? "" : ": " + why));
         }
@@ -1060,6 +1153,9 @@ public final class HarnessSession implements PrologSession {
 
     static GoalResult goalResult(JsonNode reply) {
         if (!reply.path("ok").asBoolean(false)) {
+            if ("cancelled".equals(reply.path("error").path("kind").asText())) {
+                return cancelled().withCost(cost(reply)); // cancelled before the goal started
+            }
             return GoalResult.failedWith(error(reply.path("error"))).withCost(cost(reply));
         }
         Outcome outcome = Outcome.fromWireName(reply.path("outcome").asText());

@@ -45,6 +45,25 @@ public interface HarnessTransport extends AutoCloseable {
         call(request, timeout);
     }
 
+    /**
+     * Stops the call in flight, or the call about to start when none is in flight yet, until
+     * {@link #clearCancel()}: the harness ends it as cancelled (a goal's reply has outcome
+     * {@code cancelled}, a consult's a diagnostic, other requests an error of kind {@code cancelled}),
+     * or, when the Prolog had not started on it, {@link #call} throws {@link HarnessCancelledException}.
+     * Called from any thread; the transport and its Prolog stay usable. A cancel reaches only the call
+     * it was meant for: one that ended before it arrived leaves the next call alone. This default does
+     * nothing.
+     */
+    default void cancel() {
+    }
+
+    /**
+     * Forgets a {@link #cancel()} that found no call to stop; the session calls it when its call has
+     * ended, before its next one.
+     */
+    default void clearCancel() {
+    }
+
     /** False once the Prolog behind this transport is gone. */
     boolean isAlive();
 

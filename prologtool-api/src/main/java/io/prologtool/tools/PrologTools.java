@@ -219,6 +219,86 @@ public final class PrologTools implements AutoCloseable {
         return TermJson.escapeLoneSurrogates(call(name, args).toString());
     }
 
+    /**
+     * {@link #call(String, String)} under {@code requestId}, the caller's name for this call (an MCP
+     * request id, say): while it runs, {@link #cancel(String)} with that id stops it. Never throws.
+     */
+    public String call(String name, String argumentsJson, String requestId) {
+        return whileRunning(requestId, () -> call(name, argumentsJson));
+    }
+
+    /** {@link #call(String, JsonNode)} under {@code requestId}, as {@link #call(String, String, String)}. */
+    public ObjectNode call(String name, JsonNode arguments, String requestId) {
+        return whileRunning(requestId, () -> call(name, arguments));
+    }
+
+    /**
+     * Stops the call running under {@code requestId} ({@link #call(String, String, String)}): a goal
+     * ends with {@code "outcome": "cancelled"} (the answers found before it kept), a consult with an error
+     * message starting {@code cancelled:}, a fetch with its cursor closed; the session stays usable, its
+     * program kept. The call's thread is interrupted while it runs that call only, which cancels what it
+     * waits for ({@link io.prologtool.GoalRequest#run()}); the interrupt is cleared when the call returns.
+     * A no-op returning false when no call runs under that id (it has ended or not started); a call that
+     * ends as the cancel comes is either stopped or left to end, and nothing else is touched.
+     *
+     * @return true when a call was running under {@code requestId} and was asked to stop
+     */
+    public boolean cancel(String requestId) {
+        Running r = running.get(Objects.requireNonNull(requestId, "requestId"));
+        return r != null && r.cancel();
+    }
+
+    /**
+     * Stops whatever runs now on the session {@code loadId} ({@link PrologSession#cancel()}), whoever
+     * called it; false when nothing runs there or no open session has that id.
+     */
+    public boolean cancelSession(String loadId) {
+        return registry.get(Objects.requireNonNull(loadId, "loadId")).map(PrologSession::cancel).orElse(false);
+    }
+
+    /** The calls running under a request id, for {@link #cancel(String)}. */
+    private final Map<String, Running> running = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** One call running under a request id: the thread it runs on, interrupted by a cancel while it runs it. */
+    private static final class Running {
+        private final Thread thread = Thread.currentThread();
+        private boolean ended;          // guarded by this
+        private boolean interrupted;    // guarded by this
+
+        synchronized boolean cancel() {
+            if (ended) {
+                return false;
+            }
+            interrupted = true;
+            thread.interrupt();
+            return true;
+        }
+
+        /** The call returned: a cancel no longer reaches the thread, and its interrupt is taken back. */
+        synchronized void end() {
+            ended = true;
+            if (interrupted) {
+                Thread.interrupted();
+            }
+        }
+    }
+
+    private <T> T whileRunning(String requestId, java.util.function.Supplier<T> call) {
+        if (requestId == null) {
+            return call.get();
+        }
+        Running r = new Running();
+        if (running.putIfAbsent(requestId, r) != null) {
+            return call.get(); // an id already in use: the call runs, a cancel reaches the first one
+        }
+        try {
+            return call.get();
+        } finally {
+            running.remove(requestId, r);
+            r.end();
+        }
+    }
+
     /** Like {@link #call(String, String)}, with the arguments as a JSON tree. Never throws. */
     public ObjectNode call(String name, JsonNode arguments) {
         try {
@@ -251,6 +331,8 @@ public final class PrologTools implements AutoCloseable {
             return failure("session_crashed", e.getMessage());
         } catch (HarnessTimeoutException e) {
             return failure("timeout", e.getMessage());
+        } catch (io.prologtool.spi.HarnessCancelledException e) {
+            return failure("cancelled", e.getMessage());
         } catch (PrologToolException e) {
             return failure("internal_error", e.getMessage());
         } catch (RuntimeException | StackOverflowError e) {
@@ -325,8 +407,8 @@ public final class PrologTools implements AutoCloseable {
 
         tool("run_goal",
                 "Execute a goal in an existing session. Returns outcome (success, failure, timeout, "
-                        + "depth_exceeded, inference_limit), typed answers, count, captured output and whether "
-                        + "more answers existed (truncated). A goal that raises is an error with its ISO kind. "
+                        + "depth_exceeded, inference_limit, cancelled), typed answers, count, captured output and "
+                        + "whether more answers existed (truncated). A goal that raises is an error with its ISO kind. "
                         + "Every reply also says what the goal cost: wall_time_ms, cpu_time_ms (milliseconds) "
                         + "and inferences.",
                 List.of(loadId, goal,

@@ -449,6 +449,23 @@ final class JplRuntime {
         return abandoned.get();
     }
 
+    /**
+     * Cancels {@code c}: a call still queued is withdrawn (its caller gets a
+     * {@link io.prologtool.spi.HarnessCancelledException}); a running one is signalled from the control
+     * thread (prologtool_jpl:cancel(Ticket)), and its reply says it was cancelled. A call that has ended
+     * is left alone, and so is what its worker runs next.
+     */
+    void cancel(Call c) {
+        if (c.withdrawCancelled()) {
+            return;
+        }
+        try {
+            control.execute(() -> jpl.callQuietly(ENTRY_MODULE, "cancel", c.ticket));
+        } catch (java.util.concurrent.RejectedExecutionException ignored) {
+            // the runtime is shutting down
+        }
+    }
+
     /** On the control thread: prologtool_jpl:interrupt(Ticket). */
     private void interrupt(long ticket) {
         jpl.callQuietly(ENTRY_MODULE, "interrupt", ticket);
@@ -599,6 +616,20 @@ final class JplRuntime {
                 }
                 state = State.RUNNING;
             }
+            started.countDown();
+            return true;
+        }
+
+        /**
+         * Withdraws the call if no worker took it yet, failing it as cancelled; false if one did (or it
+         * has ended).
+         */
+        private boolean withdrawCancelled() {
+            if (!end(State.WITHDRAWN, State.QUEUED)) {
+                return false;
+            }
+            reply.completeExceptionally(new io.prologtool.spi.HarnessCancelledException(
+                    "the call was cancelled before it started; nothing of it ran"));
             started.countDown();
             return true;
         }

@@ -42,6 +42,10 @@ final class JplTransport implements HarnessTransport {
     /** Calls of this session still running in Prolog, including any whose caller gave up on them. */
     private final Set<JplRuntime.Call> unfinished = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** The timed call in flight (one at a time per session), for {@link #cancel()}; null when none is. */
+    private volatile JplRuntime.Call current;
+    /** A {@link #cancel()} that also stops the next timed call, until {@link #clearCancel()}. */
+    private volatile boolean cancelling;
 
     JplTransport(JplRuntime runtime, Duration queueTimeout) {
         this.runtime = runtime;
@@ -70,6 +74,14 @@ final class JplTransport implements HarnessTransport {
                 : runtime.submit(text, firstInterrupt(request, timeout), timeout.plus(ABANDON_MARGIN));
         unfinished.add(call);
         call.whenFinished(() -> unfinished.remove(call));
+        boolean cancellable = !close && !"open".equals(op);
+        if (cancellable) {
+            current = call;
+            if (cancelling) { // a cancel that came while the call was being made
+                runtime.cancel(call);
+            }
+        }
+        long deadline = System.nanoTime() + queueTimeout.plus(timeout).toNanos();
         try {
             if (close) {
                 // never withdrawn: a close that finds every engine busy runs as soon as one is free
@@ -90,9 +102,52 @@ final class JplTransport implements HarnessTransport {
         } catch (ExecutionException e) {
             throw failure(e.getCause());
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new HarnessCrashedException("interrupted while waiting for the embedded SWI-Prolog", e);
+            if (!cancellable) {
+                Thread.currentThread().interrupt();
+                throw new HarnessCrashedException("interrupted while waiting for the embedded SWI-Prolog", e);
+            }
+            // an interrupt cancels the call: it stops, and its reply says so
+            runtime.cancel(call);
+            try {
+                return reply(id, awaitCancelled(call, deadline));
+            } finally {
+                Thread.currentThread().interrupt();
+            }
+        } finally {
+            if (cancellable) {
+                current = null;
+            }
         }
+    }
+
+    /** The reply of a call that was cancelled, waited for up to {@code deadline} whatever interrupts come. */
+    private static String awaitCancelled(JplRuntime.Call call, long deadline) {
+        while (true) {
+            try {
+                return call.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            } catch (InterruptedException again) {
+                // the caller is interrupted when this returns
+            } catch (TimeoutException e) {
+                throw new HarnessTimeoutException("the cancelled call did not stop within its bound; it is "
+                        + "being interrupted and the session goes on");
+            } catch (ExecutionException e) {
+                throw failure(e.getCause());
+            }
+        }
+    }
+
+    @Override
+    public void cancel() {
+        cancelling = true;
+        JplRuntime.Call c = current;
+        if (c != null) {
+            runtime.cancel(c);
+        }
+    }
+
+    @Override
+    public void clearCancel() {
+        cancelling = false;
     }
 
     @Override
@@ -150,8 +205,9 @@ final class JplTransport implements HarnessTransport {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new HarnessCrashedException("interrupted while waiting for the previous call of this session", e);
+                Thread.currentThread().interrupt(); // an interrupt cancels the call, which has not started
+                throw new io.prologtool.spi.HarnessCancelledException("interrupted while waiting for the previous "
+                        + "call of this session to end; nothing of the call ran");
             }
         }
     }

@@ -40,6 +40,7 @@
 :- module(prologtool_jpl,
           [ request/3,                  % +Ticket, +RequestText, -ReplyText
             interrupt/1,                % +Ticket
+            cancel/1,                   % +Ticket
             setup_engine/0,
             module_count/1,             % -Count
             session_module_count/1      % -Count
@@ -50,7 +51,8 @@
 :- catch(use_module(library(pcre), [re_match/2]), _, true).
 
 :- dynamic
-    running/2.                          % Ticket, Thread
+    running/2,                          % Ticket, Thread
+    cancelled_early/1.                  % Ticket
 
 %   Several engines serve requests at once, and halt is never allowed.
 :- initialization(( assertz(prologtool_harness:threaded),
@@ -71,14 +73,42 @@ request(Ticket, RequestText, ReplyText) :-
     decode_astral(RequestText, Request),
     thread_self(Me),
     catch(setup_call_cleanup(
-              assertz(running(Ticket, Me)),
+              start_request(Ticket, Me),
               prologtool_harness:handle_request(Request, Reply),
               retractall(running(Ticket, _))),
           E,
-          ( message_to_codes_safe(E, Msg),
-            failure_reply(Request, protocol_error, Msg, Reply) )),
+          (   E == '$pt_cancelled'
+          ->  failure_reply(Request, cancelled, "The request was cancelled", Reply)
+          ;   message_to_codes_safe(E, Msg),
+              failure_reply(Request, protocol_error, Msg, Reply)
+          )),
     encode_astral(Reply, Text),
     atom_string(ReplyText, Text).
+
+%   start_request(+Ticket, +Me): register the request, and take over a
+%   cancel that came before it was registered (cancel/1), for the harness
+%   to act on when the request reaches its dispatch.
+start_request(Ticket, Me) :-
+    with_mutex(prologtool_jpl_cancel,
+               ( assertz(running(Ticket, Me)),
+                 (   retract(cancelled_early(Ticket))
+                 ->  Early = true
+                 ;   Early = false
+                 ),
+                 (   cancelled_early(_)
+                 ->  prune_early(Ticket)
+                 ;   true
+                 ) )),
+    (   Early == true
+    ->  nb_setval('$pt_cancel_pending', prologtool_jpl:running(Ticket, _))
+    ;   nb_setval('$pt_cancel_pending', [])
+    ).
+
+%   Cancels that came too late (their request had ended) are dropped once
+%   requests far past them run: tickets grow, and calls start in order.
+prune_early(Ticket) :-
+    Old is Ticket - 10000,
+    forall(( cancelled_early(T), T < Old ), retract(cancelled_early(T))).
 
 failure_reply(Request, Kind, Message, Text) :-
     (   catch(atom_json_dict(Request, Dict, []), _, fail),
@@ -104,6 +134,24 @@ message_to_codes_safe(E, Msg) :-
 interrupt(Ticket) :-
     forall(running(Ticket, Thread),
            catch(thread_signal(Thread, prologtool_jpl:stop(Ticket)), _, true)).
+
+%!  cancel(+Ticket:integer) is det.
+%
+%   Cancel the request Ticket: throw prologtool_harness's '$pt_cancelled'
+%   into the thread running it (cancel_strike/1 of harness_limits.pl),
+%   which the harness reports as outcome cancelled. A request that has
+%   ended in the meantime, or ends before the signal is handled, is left
+%   alone, and so is whatever its thread runs next. A cancel that comes
+%   before the request is registered is kept for it (start_request/2).
+
+cancel(Ticket) :-
+    with_mutex(prologtool_jpl_cancel,
+               (   running(Ticket, Thread)
+               ->  catch(thread_signal(Thread,
+                                       prologtool_harness:cancel_strike(prologtool_jpl:running(Ticket, _))),
+                         _, true)
+               ;   assertz(cancelled_early(Ticket))   % start_request/2 takes it
+               )).
 
 stop(Ticket) :-
     (   running(Ticket, _)

@@ -406,6 +406,16 @@ public final class ProcessBackend implements PrologBackend {
         }
 
         @Override
+        public void cancel() {
+            current.cancel();
+        }
+
+        @Override
+        public void clearCancel() {
+            current.clearCancel();
+        }
+
+        @Override
         public String recentErrorOutput() {
             return current.recentErrorOutput();
         }

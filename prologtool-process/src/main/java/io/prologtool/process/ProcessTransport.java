@@ -50,6 +50,10 @@ final class ProcessTransport implements HarnessTransport {
     /** Request ids start at a random number, so that a goal cannot forge the reply to its own call. */
     private final AtomicLong nextId = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 1L << 52));
     private final AtomicReference<Pending> pending = new AtomicReference<>();
+    /** A {@link #cancel()} that also stops the next call, until {@link #clearCancel()}. */
+    private volatile boolean cancelling;
+    /** Held while a line is written to the child's stdin: requests and cancels never interleave. */
+    private final Object writing = new Object();
     /** The request sent ahead ({@link #callAhead}) whose reply the next call takes first; null when none is. */
     private final AtomicReference<Ahead> ahead = new AtomicReference<>();
     /**
@@ -274,6 +278,9 @@ final class ProcessTransport implements HarnessTransport {
         pending.set(p);
         try {
             write(request);
+            if (cancelling) { // a cancel that came while the call was being made
+                writeCancel(p);
+            }
             awaitAhead();
             return await(p, timeout);
         } finally {
@@ -293,9 +300,11 @@ final class ProcessTransport implements HarnessTransport {
                 request.put("max_reply", maxReplyBytes); // the harness refuses a longer reply (reply_too_large)
             }
             String line = TermJson.escapeLoneSurrogates(TermJson.mapper().writeValueAsString(request));
-            stdin.write(line);
-            stdin.write('\n');
-            stdin.flush();
+            synchronized (writing) {
+                stdin.write(line);
+                stdin.write('\n');
+                stdin.flush();
+            }
         } catch (IOException e) {
             kill();
             throw new HarnessCrashedException("cannot write to the swipl child: " + e.getMessage(), e);
@@ -320,19 +329,80 @@ final class ProcessTransport implements HarnessTransport {
         a.check().accept(reply);
     }
 
+    /**
+     * Stops the call in flight: the line {@code {"cancel":Id}} on the child's stdin, which the child's
+     * watchdog thread reads while the request runs (it looks every 2 ms once the request has run a
+     * moment, within 10 ms at first) and turns into a signal to the thread running it
+     * (harness_limits.pl). It names the request, so a cancel that reaches the child after its
+     * request ended is skipped and never stops the next one. It travels like the requests, so it works
+     * through any launcher prefix (ssh, docker exec), where a signal to a process id would not.
+     */
+    @Override
+    public void cancel() {
+        cancelling = true;
+        Pending p = pending.get();
+        if (p != null) {
+            writeCancel(p);
+        }
+    }
+
+    @Override
+    public void clearCancel() {
+        cancelling = false;
+    }
+
+    private void writeCancel(Pending p) {
+        if (p.reply().isDone() || !isAlive()) {
+            return;
+        }
+        try {
+            synchronized (writing) {
+                stdin.write("{\"cancel\":" + p.id() + "}\n");
+                stdin.flush();
+            }
+        } catch (IOException e) {
+            // the child is gone: its call ends as a crash anyway
+        }
+    }
+
     private JsonNode await(Pending p, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
             pollBriefly(p.reply());
             return p.reply().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            // an interrupt cancels the call: it stops, and its reply says so; a request sent ahead (an
+            // open, which runs no user code) is waited for, and the call after it is then cancelled
+            if (p == pending.get()) {
+                writeCancel(p);
+            }
+            try {
+                return awaitCancelled(p, deadline);
+            } finally {
+                Thread.currentThread().interrupt();
+            }
         } catch (TimeoutException e) {
             kill();
             throw new HarnessTimeoutException("no reply within " + timeout.toMillis() + " ms; the swipl child was stopped");
         } catch (ExecutionException e) {
             throw new HarnessCrashedException(exitDescription(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            kill(); // the child is mid-call: it cannot serve the next call in step
-            throw new HarnessCrashedException("interrupted while waiting for the swipl child", e);
+        }
+    }
+
+    /** The reply of a cancelled call, waited for up to {@code deadline} whatever interrupts come. */
+    private JsonNode awaitCancelled(Pending p, long deadline) {
+        while (true) {
+            try {
+                return p.reply().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException again) {
+                // the caller is interrupted when this returns
+            } catch (TimeoutException e) {
+                kill();
+                throw new HarnessTimeoutException("the cancelled call did not stop within its bound; the swipl "
+                        + "child was stopped");
+            } catch (ExecutionException e) {
+                throw new HarnessCrashedException(exitDescription(), e.getCause());
+            }
         }
     }
 

@@ -42,6 +42,9 @@ import java.util.concurrent.CountDownLatch;
  *                                     [--max-sessions N] [--ttl DURATION] [--pool N] [--rule-bases DIR]
  * }</pre>
  *
+ * <p>MCP's {@code notifications/cancelled} stops the call it names: a running goal ends with outcome
+ * {@code cancelled}, its session kept ({@link PrologTools#cancel(String)}).
+ *
  * <p>A stdio server has one client: the process that started it. When that client closes the connection
  * (standard input ends, or the client process dies), the server closes every session, stops the
  * backend's children and exits; a goal still running is cut short. Standard output carries MCP messages
@@ -111,8 +114,10 @@ public final class PrologMcpServer {
     static void serve(ToolStack stack, InputStream in, OutputStream out, PrintStream log) {
         CountDownLatch gone = new CountDownLatch(1);
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        // notifications/cancelled stops the call it names (PrologTools.cancel)
+        InputStream watched = new CancelWatchingInputStream(in, requestId -> stack.tools().cancel(requestId));
         StdioServerTransportProvider transport = new StdioServerTransportProvider(json,
-                new EndWatchingInputStream(in, gone::countDown), out);
+                new EndWatchingInputStream(watched, gone::countDown), out);
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, version())
                 .jsonMapper(json)
@@ -167,7 +172,8 @@ public final class PrologMcpServer {
         for (ToolSpec spec : tools.specs()) {
             list.add(SyncToolSpecification.builder()
                     .tool(tool(spec))
-                    .callHandler((exchange, request) -> result(tools.call(spec.name(), arguments(request))))
+                    .callHandler((exchange, request) -> result(tools.call(spec.name(), arguments(request),
+                            requestId(request))))
                     .build());
         }
         return list;
@@ -188,6 +194,16 @@ public final class PrologMcpServer {
                 .addTextContent(reply.toString())
                 .isError(PrologTools.isFailure(reply))
                 .build();
+    }
+
+    /**
+     * The JSON-RPC id of the call, which {@link CancelWatchingInputStream} put in its {@code _meta}, for
+     * MCP's {@code notifications/cancelled}; null when it is not there.
+     */
+    private static String requestId(McpSchema.CallToolRequest request) {
+        Map<String, Object> meta = request.meta();
+        Object id = meta == null ? null : meta.get(CancelWatchingInputStream.REQUEST_ID_KEY);
+        return id == null ? null : id.toString();
     }
 
     private static JsonNode arguments(McpSchema.CallToolRequest request) {

@@ -159,6 +159,29 @@ class StdioTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"process", "jpl"})
+    void notificationsCancelledStopsTheGoalItNames(String backend) throws Exception {
+        try (RawServer s = new RawServer("--backend", backend)) {
+            s.initialize();
+            s.call(2, "consult_text", "{\"source_text\": \"p(kept).\"}");
+            String id = RawServer.reply(s.response(2)).get("load_id").asText();
+            s.call(3, "run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"repeat, fail\", \"time_limit\": 120}");
+            Thread.sleep(1_000);
+            long t0 = System.nanoTime();
+            s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3,"
+                    + "\"reason\":\"the user pressed stop\"}}");
+            JsonNode cancelled = RawServer.reply(s.response(3));
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("stopped, not at its limit")
+                    .isLessThan(Duration.ofSeconds(30));
+            assertThat(cancelled.path("outcome").asText()).isEqualTo("cancelled");
+            s.call(4, "run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"p(X)\"}");
+            JsonNode after = RawServer.reply(s.response(4));
+            assertThat(after.path("outcome").asText()).isEqualTo("success");
+            assertThat(after.toString()).contains("kept");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"process", "jpl"})
     void closingStandardInputMidGoalEndsTheServer(String backend) throws Exception {
         try (RawServer s = new RawServer("--backend", backend)) {
             s.initialize();

@@ -61,7 +61,7 @@ import java.util.Optional;
  *   <li>{@code --only NAME}: only one measurement, one of {@link #MEASUREMENTS}' names: {@code cycles}
  *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
  *       their floors, the harness's work), {@code observed} (the round trip with the Micrometer binding
- *       registered against the same without it), {@code fetch}, {@code fork}, {@code mcp}, {@code check},
+ *       registered against the same without it), {@code fetch}, {@code fork}, {@code cancel}, {@code mcp}, {@code check},
  *       {@code history}, {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
  *       {@code --out} says otherwise;</li>
  *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
@@ -95,6 +95,7 @@ public final class Benchmarks {
         m.put("observed", (plan, swipl, log, pause) -> ObservedRoundTrips.measure(plan, log));
         m.put("fetch", (plan, swipl, log, pause) -> QueryFetch.measure(plan, log));
         m.put("fork", (plan, swipl, log, pause) -> SessionFork.measure(plan, log));
+        m.put("cancel", (plan, swipl, log, pause) -> CancelStop.measure(plan, log));
         m.put("mcp", (plan, swipl, log, pause) -> McpRoundTrip.measure(plan, log));
         m.put("check", (plan, swipl, log, pause) -> ConsultCheck.measure(plan, log));
         m.put("history", (plan, swipl, log, pause) -> SessionHistory.measure(plan, log));

@@ -205,7 +205,7 @@ public final class FormalizerAgent {
             case FAILURE -> new Run(Verdict.FALSE, Optional.of(r.outcome()), Optional.empty());
             case ERROR -> new Run(Verdict.UNKNOWN, Optional.of(r.outcome()),
                     Optional.of(goalError(goal, r.error().orElseThrow())));
-            case TIMEOUT, DEPTH_EXCEEDED, INFERENCE_LIMIT ->
+            case TIMEOUT, DEPTH_EXCEEDED, INFERENCE_LIMIT, CANCELLED ->
                     new Run(Verdict.UNKNOWN, Optional.of(r.outcome()), Optional.empty());
         };
     }
