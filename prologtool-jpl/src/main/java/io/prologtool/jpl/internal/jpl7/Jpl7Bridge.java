@@ -88,8 +88,8 @@ public final class Jpl7Bridge implements JplBridge {
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("JPL's class " + e.getMessage() + " is missing", e);
         } catch (NoSuchMethodException e) {
-            throw new IllegalStateException("JPL lacks " + e.getMessage()
-                    + " (a JPL older than SWI-Prolog 9's?)", e);
+            throw new IllegalStateException("this JPL lacks a method the backend calls, " + e.getMessage()
+                    + ", as JPL older than SWI-Prolog 9's does", e);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("JPL's API is not accessible: " + e.getMessage(), e);
         }
