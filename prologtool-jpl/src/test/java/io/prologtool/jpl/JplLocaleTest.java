@@ -17,6 +17,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class JplLocaleTest {
 
     @Test
+    void theBackendsOwnPrologFileDeclaresUtf8OnItsFirstLine() throws Exception {
+        try (var in = JplLocaleTest.class.getClassLoader().getResourceAsStream("io/prologtool/jpl/prologtool_jpl.pl")) {
+            assertThat(in).as("the JPL entry file on the classpath").isNotNull();
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(text.lines().findFirst().orElse("")).isEqualTo(":- encoding(utf8).");
+        }
+    }
+
+    @Test
     void underTheCLocaleTheHarnessLoadsAndNothingIsPrinted() throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
