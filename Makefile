@@ -1,4 +1,4 @@
-# prologtool: `make demo` and `make test` each install what they need first (on Debian, as root).
+# prologtool: `make demo` and `make test` each install SWI-Prolog first when it is missing (apt-get, dnf or brew; as root or with sudo).
 
 SHELL       := /bin/bash
 MVN         ?= mvn
