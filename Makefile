@@ -1,13 +1,8 @@
-# prologtool: `make demo` and `make test` each install what they need first (on Debian, as root).
+# prologtool: `make demo` and `make test` each install SWI-Prolog first when it is missing (apt-get, dnf or brew; as root or with sudo).
 
 SHELL       := /bin/bash
 MVN         ?= mvn
 MVN_FLAGS   ?= -B -ntp
-JPL_JAR     := /usr/share/java/jpl.jar
-JPL_VERSION := 7.6.1
-# The local repository: the one MVN_FLAGS names with -Dmaven.repo.local=..., else Maven's default.
-M2_REPO     ?= $(or $(patsubst -Dmaven.repo.local=%,%,$(filter -Dmaven.repo.local=%,$(MVN_FLAGS))),$(HOME)/.m2/repository)
-M2_JPL      := $(M2_REPO)/org/jpl7/jpl/$(JPL_VERSION)/jpl-$(JPL_VERSION).jar
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_ARGS   ?=
 BENCH_ARGS  ?=
@@ -57,23 +52,35 @@ fuzz: deps build
 build: deps
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 
-deps: swipl $(M2_JPL)
+deps: swipl
 
-# SWI-Prolog 9 (swipl) and its JPL jar, from Debian's packages.
+# SWI-Prolog 9 (swipl) with JPL (its jpl.jar and libjpl), from the system's packages when either is missing:
+# apt-get (Debian, Ubuntu: swi-prolog-nox swi-prolog-java; what this repository is tested on), dnf (Fedora:
+# pl pl-jpl; untested here) or brew (macOS: swi-prolog, whose build includes JPL; untested here). Nothing
+# else is installed: the build needs no JPL artifact, the JPL backend takes JPL from the installation.
 swipl:
-	@if ! command -v swipl >/dev/null 2>&1 || [ ! -f $(JPL_JAR) ]; then \
-	  echo "Installing SWI-Prolog: apt-get install swi-prolog-nox swi-prolog-java"; \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq swi-prolog-nox swi-prolog-java >/dev/null; \
+	@if ! command -v swipl >/dev/null 2>&1 || ! $(HAS_JPL); then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing SWI-Prolog: apt-get install swi-prolog-nox swi-prolog-java"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq swi-prolog-nox swi-prolog-java >/dev/null; \
+	  elif command -v dnf >/dev/null 2>&1; then \
+	    echo "Installing SWI-Prolog: dnf install pl pl-jpl"; \
+	    $(SUDO) dnf install -y -q pl pl-jpl; \
+	  elif command -v brew >/dev/null 2>&1; then \
+	    echo "Installing SWI-Prolog: brew install swi-prolog"; \
+	    brew install swi-prolog; \
+	  else \
+	    echo "Install SWI-Prolog 9 with JPL (https://www.swi-prolog.org/download/stable), then run make again" >&2; \
+	    exit 1; \
+	  fi; \
 	fi
 	@swipl --version
 
-# prologtool-jpl compiles against JPL (provided scope) and Maven Central's JPL (jpl:jpl:7.4.0) does not
-# work with SWI-Prolog 9: install the jar that ships with it, for this build only. At run time the backend
-# loads JPL from the SWI-Prolog installation, so users need no JPL artifact.
-$(M2_JPL): | swipl
-	$(MVN) $(MVN_FLAGS) -q install:install-file -Dfile=$(JPL_JAR) -DgroupId=org.jpl7 -DartifactId=jpl \
-	  -Dversion=$(JPL_VERSION) -Dpackaging=jar -DgeneratePom=true -DlocalRepositoryPath=$(M2_REPO)
+# Whether the installation has JPL: its jar in <home>/lib (SWI-Prolog's own layout, Debian's too),
+# or Debian's /usr/share/java/jpl.jar.
+HAS_JPL = { home=$$(swipl --dump-runtime-variables 2>/dev/null | sed -n 's/^PLBASE="\(.*\)";$$/\1/p'); \
+            [ -f "$$home/lib/jpl.jar" ] || [ -f /usr/share/java/jpl.jar ]; }
 
 clean:
 	$(MVN) $(MVN_FLAGS) -q clean

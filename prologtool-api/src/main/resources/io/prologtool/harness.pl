@@ -1,3 +1,4 @@
+:- encoding(utf8).
 /*  prologtool harness: the one Prolog program behind every backend.
 
     A backend hands it one JSON request and gets one JSON reply back:

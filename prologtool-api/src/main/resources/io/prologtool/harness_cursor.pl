@@ -1,3 +1,4 @@
+:- encoding(utf8).
 /*  Part of the prologtool harness (included by harness.pl, module
     prologtool_harness): answers on demand (issue 17). A cursor is a
     search kept open between requests, so that answer 1,001 costs no

@@ -1,3 +1,4 @@
+:- encoding(utf8).
 /*  Part of the prologtool harness (included by harness.pl, module
     prologtool_harness): execute, the stateless run behind
     prolog-reasoner's execute_prolog, and parse, a syntax check that runs

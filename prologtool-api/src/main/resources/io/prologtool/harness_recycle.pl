@@ -1,3 +1,4 @@
+:- encoding(utf8).
 /*  Part of the prologtool harness (included by harness.pl, module
     prologtool_harness): whether a Prolog whose sessions have all closed
     is as clean as a fresh one, so that a backend may give it to the next

@@ -1,3 +1,4 @@
+:- encoding(utf8).
 /*  Part of the prologtool harness (included by harness.pl, module
     prologtool_harness): trace: proof trees from a meta-interpreter.
 

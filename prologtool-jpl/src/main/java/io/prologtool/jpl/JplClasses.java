@@ -63,6 +63,9 @@ final class JplClasses {
         try {
             Class<?> c = Class.forName(BRIDGE_CLASS, true, loader);
             return (JplBridge) c.getConstructor().newInstance();
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            Throwable why = e.getCause() != null ? e.getCause() : e;
+            throw SwiplInstallation.unavailable("JPL's Java classes could not be used (" + why.getMessage() + ")", why);
         } catch (ReflectiveOperationException | LinkageError e) {
             throw SwiplInstallation.unavailable("JPL's Java classes could not be loaded (" + e + ")", e);
         }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.ZipFile;
 
 /**
  * Where the SWI-Prolog installation keeps what the embedded Prolog needs: its home directory, the
@@ -49,6 +50,11 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
             throw unavailable("SWI-Prolog was not found (" + swipl + " is not an executable file)");
         }
         Map<String, String> vars = runtimeVariables(swipl);
+        if (!vars.containsKey("PLBASE") && !vars.containsKey("PLVERSION")) {
+            throw new PrologUnavailableException(swipl + " is not SWI-Prolog (`" + swipl
+                    + " --dump-runtime-variables` named no PLBASE); name SWI-Prolog's swipl with swiplPath(...)"
+                    + " or install it with `apt-get install " + PACKAGES + "`");
+        }
         Path home = existing(vars, "PLBASE", swipl);
         Path libswipl = existing(vars, "PLLIBSWIPL", swipl);
         Path libDir = existing(vars, "PLLIBDIR", swipl);
@@ -74,11 +80,18 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
     static Path findJplJar(String property, Path home, Path systemJar) {
         if (property != null && !property.isBlank()) {
             Path named = Path.of(property);
+            if (Files.isDirectory(named)) {
+                Path inside = named.resolve("jpl.jar");
+                throw new PrologUnavailableException("-D" + JAR_PROPERTY + "=" + named + " names a folder, not"
+                        + " JPL's jar; name the jar itself" + (Files.isRegularFile(inside)
+                        ? ", here -D" + JAR_PROPERTY + "=" + inside : ", usually <swipl home>/lib/jpl.jar"));
+            }
             if (!Files.isRegularFile(named)) {
                 throw new PrologUnavailableException("JPL's jar " + named + " (named by -D" + JAR_PROPERTY
                         + ") does not exist; install JPL with `apt-get install " + JPL_PACKAGE
                         + "` or name an existing jpl.jar");
             }
+            requireJpl(named);
             return named;
         }
         List<Path> tries = List.of(home.resolve("lib").resolve("jpl.jar"), systemJar);
@@ -90,6 +103,27 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
         throw new PrologUnavailableException("JPL's jar was not found (looked at " + tries.get(0) + " and "
                 + tries.get(1) + "); install JPL with `apt-get install " + JPL_PACKAGE
                 + "` (Debian, Ubuntu) or name its jpl.jar with -D" + JAR_PROPERTY + "=PATH");
+    }
+
+    /** The class every JPL 7 jar holds. */
+    static final String JPL_CLASS_ENTRY = "org/jpl7/JPL.class";
+
+    /**
+     * Refuses a file named by {@value #JAR_PROPERTY} that is not JPL's jar: not a zip archive, or one
+     * without JPL 7's classes.
+     */
+    private static void requireJpl(Path jar) {
+        boolean jpl;
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            jpl = zip.getEntry(JPL_CLASS_ENTRY) != null;
+        } catch (IOException e) {
+            throw new PrologUnavailableException("-D" + JAR_PROPERTY + "=" + jar + " names a file that is not a"
+                    + " jar (" + e.getMessage() + "); name JPL's jpl.jar, usually <swipl home>/lib/jpl.jar", e);
+        }
+        if (!jpl) {
+            throw new PrologUnavailableException("-D" + JAR_PROPERTY + "=" + jar + " names a jar that is not JPL"
+                    + " (it has no " + JPL_CLASS_ENTRY + "); name JPL's jpl.jar, usually <swipl home>/lib/jpl.jar");
+        }
     }
 
     /** One sentence: what is missing, then how to install it. */

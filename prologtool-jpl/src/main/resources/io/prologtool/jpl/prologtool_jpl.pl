@@ -1,3 +1,4 @@
+:- encoding(utf8).
 /*  prologtool JPL entry: how the in-process backend reaches the harness.
 
     Java calls one fixed predicate, request/3, with the request JSON as an

@@ -5,6 +5,7 @@ import io.prologtool.jpl.internal.JplBridge;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ class SwiplInstallationTest {
 
     @Test
     void thePropertyNamesTheJarBeforeAnyLookup(@TempDir Path dir) throws Exception {
-        Path named = Files.createFile(dir.resolve("my-jpl.jar"));
+        Path named = jar(dir.resolve("my-jpl.jar"), SwiplInstallation.JPL_CLASS_ENTRY);
         Path home = Files.createDirectories(dir.resolve("home/lib"));
         Files.createFile(home.resolve("jpl.jar"));
         assertThat(SwiplInstallation.findJplJar(named.toString(), dir.resolve("home"), dir.resolve("system.jar")))
@@ -46,6 +47,71 @@ class SwiplInstallationTest {
                 .hasMessageContaining("-Dprologtool.jpl.jar")
                 .hasMessageContaining("apt-get install swi-prolog-java")
                 .satisfies(e -> assertOneSentence(e.getMessage()));
+    }
+
+    @Test
+    void aPropertyNamingAFolderIsOneSentenceNamingTheJarInIt(@TempDir Path dir) throws Exception {
+        Path inside = jar(dir.resolve("jpl.jar"), SwiplInstallation.JPL_CLASS_ENTRY);
+        assertThatThrownBy(() -> SwiplInstallation.findJplJar(dir.toString(), dir, dir.resolve("system.jar")))
+                .isInstanceOf(PrologUnavailableException.class)
+                .hasMessageContaining("names a folder")
+                .hasMessageContaining("-Dprologtool.jpl.jar=" + inside)
+                .satisfies(e -> assertOneSentence(e.getMessage()));
+    }
+
+    @Test
+    void aPropertyNamingAFileThatIsNotAJarIsOneSentence(@TempDir Path dir) throws Exception {
+        Path text = Files.writeString(dir.resolve("jpl.jar"), "not a jar");
+        assertThatThrownBy(() -> SwiplInstallation.findJplJar(text.toString(), dir, dir.resolve("system.jar")))
+                .isInstanceOf(PrologUnavailableException.class)
+                .hasMessageContaining(text.toString())
+                .hasMessageContaining("not a jar")
+                .satisfies(e -> assertOneSentence(e.getMessage()));
+    }
+
+    @Test
+    void aPropertyNamingAJarThatIsNotJplIsOneSentence(@TempDir Path dir) throws Exception {
+        Path other = jar(dir.resolve("other.jar"), "com/example/Main.class");
+        assertThatThrownBy(() -> SwiplInstallation.findJplJar(other.toString(), dir, dir.resolve("system.jar")))
+                .isInstanceOf(PrologUnavailableException.class)
+                .hasMessageContaining(other.toString())
+                .hasMessageContaining("not JPL")
+                .satisfies(e -> assertOneSentence(e.getMessage()));
+    }
+
+    @Test
+    void aJvmWhosePropertyNamesAJarThatIsNotJplSaysSoInOneLine(@TempDir Path dir) throws Exception {
+        Path other = jar(dir.resolve("other.jar"), "com/example/Main.class");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-Dprologtool.jpl.jar=" + other,
+                "-cp", System.getProperty("java.class.path"), JplChildMain.class.getName()).redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.UNAVAILABLE);
+        assertThat(out).contains("other.jar").contains("not JPL");
+        assertThat(out.strip().lines().count()).as("one line: %s", out).isEqualTo(1);
+    }
+
+    @Test
+    void aSwiplPathThatIsNotSwiplIsOneSentence() {
+        Path notSwipl = Path.of("/bin/true");
+        assertThatThrownBy(() -> SwiplInstallation.locate(notSwipl))
+                .isInstanceOf(PrologUnavailableException.class)
+                .hasMessageContaining("/bin/true")
+                .hasMessageContaining("is not SWI-Prolog")
+                .satisfies(e -> assertOneSentence(e.getMessage()));
+    }
+
+    /** A zip archive holding one empty entry of each name. */
+    private static Path jar(Path file, String... entries) throws IOException {
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(file))) {
+            for (String e : entries) {
+                zip.putNextEntry(new java.util.zip.ZipEntry(e));
+                zip.closeEntry();
+            }
+        }
+        return file;
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.prologtool.spi.HarnessTransport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -130,6 +131,9 @@ public final class ProcessBackend implements PrologBackend {
         if (b.commandPrefix.isEmpty() && !Files.isExecutable(swipl)) {
             throw new PrologUnavailableException("swipl at " + swipl + " is not an executable file; install it with `apt-get install "
                     + APT_PACKAGE + "`");
+        }
+        if (b.swipl != null && b.commandPrefix.isEmpty()) {
+            requireSwiProlog(swipl);
         }
         this.grace = b.grace;
         this.listener = io.prologtool.PrologListener.of(b.listeners);
@@ -692,6 +696,39 @@ public final class ProcessBackend implements PrologBackend {
         children.add(t);
         children.removeIf(c -> !c.inService());
         return t;
+    }
+
+    /**
+     * Refuses a {@code swiplPath} that is not SWI-Prolog: {@code swipl --version} must say
+     * {@code SWI-Prolog version}.
+     *
+     * @throws PrologUnavailableException in one sentence naming the path and what to do
+     */
+    static void requireSwiProlog(Path swipl) {
+        String said;
+        try {
+            Process p = new ProcessBuilder(swipl.toString(), "--version").redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            byte[] head = p.getInputStream().readNBytes(4096);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+            said = new String(head, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new PrologUnavailableException("swipl at " + swipl + " could not be started (" + e.getMessage()
+                    + "); name SWI-Prolog's swipl with swiplPath(...) or install it with `apt-get install "
+                    + APT_PACKAGE + "`", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrologUnavailableException("interrupted while asking " + swipl + " for its version", e);
+        }
+        if (!said.startsWith("SWI-Prolog version")) {
+            String firstLine = said.lines().findFirst().orElse("");
+            throw new PrologUnavailableException(swipl + " is not SWI-Prolog (`" + swipl + " --version` said \""
+                    + (firstLine.length() > 80 ? firstLine.substring(0, 80) + "..." : firstLine)
+                    + "\"); name SWI-Prolog's swipl with swiplPath(...) or install it with `apt-get install "
+                    + APT_PACKAGE + "`");
+        }
     }
 
     /**

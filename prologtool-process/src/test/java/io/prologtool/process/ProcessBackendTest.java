@@ -60,6 +60,24 @@ class ProcessBackendTest {
     }
 
     @Test
+    void aSwiplPathThatIsNotSwiPrologIsRefusedAtBuildInOneSentence() {
+        assertThatThrownBy(() -> ProcessBackend.builder().swiplPath(Path.of("/bin/true")).build())
+                .isInstanceOf(PrologUnavailableException.class)
+                .hasMessageContaining("/bin/true is not SWI-Prolog")
+                .hasMessageContaining("swiplPath(...)")
+                .hasMessageContaining("swi-prolog-nox")
+                .satisfies(e -> assertThat(e.getMessage().lines().count()).isEqualTo(1));
+    }
+
+    @Test
+    void aSwiplPathThatIsSwiPrologBuilds() {
+        Path swipl = io.prologtool.spi.Executables.findOnPath("swipl").orElseThrow();
+        try (ProcessBackend b = ProcessBackend.builder().swiplPath(swipl).build()) {
+            assertThat(b.swiplPath()).isEqualTo(swipl);
+        }
+    }
+
+    @Test
     void swiplAbsentFromThePathThrowsPrologUnavailableNamingTheAptPackage(@TempDir Path emptyDir) throws Exception {
         // The PATH is read from the environment, which this JVM cannot change: ask a child JVM whose
         // PATH holds only an empty directory.

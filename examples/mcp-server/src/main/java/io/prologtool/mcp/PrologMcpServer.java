@@ -12,6 +12,7 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.prologtool.PrologToolException;
+import io.prologtool.PrologUnavailableException;
 import io.prologtool.json.TermJson;
 import io.prologtool.tools.PrologTools;
 import io.prologtool.tools.ToolSpec;
@@ -23,6 +24,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +42,7 @@ import java.util.concurrent.CountDownLatch;
  * <pre>{@code
  * java -jar prologtool-mcp-server.jar [--backend process|jpl] [--no-sandbox] [--isolation auto|required|none]
  *                                     [--max-sessions N] [--ttl DURATION] [--pool N] [--rule-bases DIR]
+ *                                     [--swipl PATH] [--help] [--version]
  * }</pre>
  *
  * <p>MCP's {@code notifications/cancelled} stops the call it names: a running goal ends with outcome
@@ -57,6 +60,11 @@ public final class PrologMcpServer {
     /** How long closing the sessions may take once the client is gone, before the process exits anyway. */
     static final Duration CLOSE_GRACE = Duration.ofSeconds(3);
 
+    /** What the server says after a setup error: where SWI-Prolog comes from and how to name it. */
+    static final String SWIPL_HINT = "prologtool-mcp-server: it needs SWI-Prolog 9 (swipl): install it "
+            + "(Debian, Ubuntu: apt-get install swi-prolog-nox swi-prolog-java; Fedora: dnf install pl pl-jpl; "
+            + "macOS: brew install swi-prolog) or name its executable with --swipl PATH";
+
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
 
@@ -64,8 +72,10 @@ public final class PrologMcpServer {
     }
 
     /**
-     * Runs the server until its client disconnects. Exit status 0 after a disconnect, 2 for a bad
-     * command line (the message and the usage on standard error), 1 when the backend cannot start.
+     * Runs the server until its client disconnects. Exit status 0 after a disconnect (or after
+     * {@code --help} and {@code --version}, which print on standard output), 2 for a bad command line (the
+     * message and the usage on standard error), 1 when the backend cannot start (with a hint on where
+     * SWI-Prolog comes from when it is missing).
      */
     public static void main(String[] args) {
         // Standard output is the protocol's: keep a handle on it, and send every stray print to stderr.
@@ -82,15 +92,24 @@ public final class PrologMcpServer {
             System.exit(2);
             return;
         }
-        if (options.help()) {
-            log.print(ServerOptions.USAGE);
-            log.flush();
+        if (options.help() || options.version()) {
+            // asked for by a person at a terminal: the answer goes to standard output
+            PrintStream out = new PrintStream(protocolOut, true, StandardCharsets.UTF_8);
+            out.print(options.help() ? ServerOptions.USAGE : "prologtool-mcp-server " + version() + "\n");
+            out.flush();
             System.exit(0);
             return;
         }
         ToolStack stack;
         try {
             stack = ToolStack.open(options);
+        } catch (PrologUnavailableException e) {
+            log.println("prologtool-mcp-server: cannot start the " + options.backend().word() + " backend: "
+                    + e.getMessage());
+            log.println(SWIPL_HINT);
+            log.flush();
+            System.exit(1);
+            return;
         } catch (PrologToolException | IllegalStateException e) {
             log.println("prologtool-mcp-server: cannot start the " + options.backend().word() + " backend: "
                     + e.getMessage());

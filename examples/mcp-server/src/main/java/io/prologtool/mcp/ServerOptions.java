@@ -25,10 +25,13 @@ import java.util.Optional;
  * @param poolSize    children the process backend keeps started ahead of demand (default 0)
  * @param ruleBases   the folder of the rule base tools; empty for the default store
  *                    ({@code $PROLOGTOOL_RULES_DIR} or {@code ~/.prologtool/rules})
- * @param help        {@code --help}: print the usage and exit
+ * @param swipl       {@code --swipl PATH}: the SWI-Prolog executable; empty for the {@code swipl} on the PATH
+ * @param help        {@code --help}: print the usage on standard output and exit
+ * @param version     {@code --version}: print the version on standard output and exit
  */
 public record ServerOptions(Backend backend, boolean sandboxed, Optional<IsolationLevel> isolation, int maxSessions,
-                            Duration idleTtl, int poolSize, Optional<Path> ruleBases, boolean help) {
+                            Duration idleTtl, int poolSize, Optional<Path> ruleBases, Optional<Path> swipl,
+                            boolean help, boolean version) {
 
     /** Default cap on open sessions. */
     public static final int DEFAULT_MAX_SESSIONS = 64;
@@ -59,7 +62,9 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
             "                           default 0)",
             "  --rule-bases DIR         the folder of the rule base tools (default $PROLOGTOOL_RULES_DIR,",
             "                           else ~/.prologtool/rules)",
+            "  --swipl PATH             the SWI-Prolog executable (default: swipl on the PATH)",
             "  --help                   print this text and exit",
+            "  --version                print the version and exit",
             "");
 
     /** Where sessions run. */
@@ -106,6 +111,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
         Objects.requireNonNull(isolation, "isolation");
         Objects.requireNonNull(idleTtl, "idleTtl");
         Objects.requireNonNull(ruleBases, "ruleBases");
+        Objects.requireNonNull(swipl, "swipl");
         if (backend == Backend.JPL && isolation.isPresent()) {
             throw new UsageException("--isolation applies to the process backend only (the JPL backend runs "
                     + "sessions inside this JVM)");
@@ -127,7 +133,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
     /** What an empty command line gives: process backend, sandboxed sessions, automatic isolation. */
     public static ServerOptions defaults() {
         return new ServerOptions(Backend.PROCESS, true, Optional.of(IsolationLevel.AUTO), DEFAULT_MAX_SESSIONS,
-                DEFAULT_TTL, 0, Optional.empty(), false);
+                DEFAULT_TTL, 0, Optional.empty(), Optional.empty(), false, false);
     }
 
     /**
@@ -155,7 +161,9 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
         Duration ttl = DEFAULT_TTL;
         int pool = 0;
         Optional<Path> ruleBases = Optional.empty();
+        Optional<Path> swipl = Optional.empty();
         boolean help = false;
+        boolean version = false;
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
             switch (w) {
@@ -167,14 +175,17 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
                 case "--ttl" -> ttl = duration(w, value(words, i++));
                 case "--pool" -> pool = integer(w, value(words, i++));
                 case "--rule-bases" -> ruleBases = Optional.of(Path.of(value(words, i++)));
+                case "--swipl" -> swipl = Optional.of(Path.of(value(words, i++)));
                 case "--help", "-h" -> help = true;
+                case "--version", "-V" -> version = true;
                 default -> throw new UsageException("unknown option '" + w + "'");
             }
         }
         if (backend == Backend.PROCESS && isolation.isEmpty()) {
             isolation = Optional.of(IsolationLevel.AUTO);
         }
-        return new ServerOptions(backend, sandboxed, isolation, maxSessions, ttl, pool, ruleBases, help);
+        return new ServerOptions(backend, sandboxed, isolation, maxSessions, ttl, pool, ruleBases, swipl, help,
+                version);
     }
 
     /** One line for the log: what this server runs. */

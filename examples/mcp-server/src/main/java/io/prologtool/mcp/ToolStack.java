@@ -54,8 +54,13 @@ public final class ToolStack implements AutoCloseable {
     public static ToolStack open(ServerOptions options) {
         Objects.requireNonNull(options, "options");
         PrologBackend backend = switch (options.backend()) {
-            case JPL -> JplBackend.get();
-            case PROCESS -> ProcessBackend.builder().isolation(isolation(options)).poolSize(options.poolSize()).build();
+            case JPL -> options.swipl().map(p -> JplBackend.builder().swiplPath(p).build()).orElseGet(JplBackend::get);
+            case PROCESS -> {
+                ProcessBackend.Builder builder = ProcessBackend.builder().isolation(isolation(options))
+                        .poolSize(options.poolSize());
+                options.swipl().ifPresent(builder::swiplPath);
+                yield builder.build();
+            }
         };
         try {
             return new ToolStack(options, backend);

@@ -36,7 +36,12 @@ class ServerOptionsTest {
         ServerOptions o = ServerOptions.parse("--no-sandbox", "--isolation", "required", "--max-sessions=3",
                 "--ttl", "90", "--pool", "2", "--rule-bases", "/tmp/rules");
         assertThat(o).isEqualTo(new ServerOptions(Backend.PROCESS, false, Optional.of(IsolationLevel.REQUIRED), 3,
-                Duration.ofSeconds(90), 2, Optional.of(Path.of("/tmp/rules")), false));
+                Duration.ofSeconds(90), 2, Optional.of(Path.of("/tmp/rules")), Optional.empty(), false, false));
+        assertThat(ServerOptions.parse("--swipl", "/opt/swipl/bin/swipl").swipl()).contains(Path.of("/opt/swipl/bin/swipl"));
+        assertThat(ServerOptions.parse("--swipl=/usr/bin/swipl").swipl()).contains(Path.of("/usr/bin/swipl"));
+        assertThat(ServerOptions.parse("--version").version()).isTrue();
+        assertThat(ServerOptions.parse().version()).isFalse();
+        assertThat(ServerOptions.USAGE).contains("--swipl PATH").contains("--version");
         ServerOptions jpl = ServerOptions.parse("--backend=JPL", "--no-sandbox", "--sandbox");
         assertThat(jpl.backend()).isEqualTo(Backend.JPL);
         assertThat(jpl.sandboxed()).as("the last word wins").isTrue();

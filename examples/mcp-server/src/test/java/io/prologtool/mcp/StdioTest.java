@@ -214,12 +214,50 @@ class StdioTest {
                 assertThat(s.stderr()).startsWith("prologtool-mcp-server: ").contains("usage: ");
             }
         }
+    }
+
+    @Test
+    void helpAndVersionAnswerOnStandardOutputWithStatus0() throws Exception {
         try (RawServer s = new RawServer("--help")) {
             assertThat(s.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(s.process.exitValue()).isZero();
             s.reader.join(5_000);
-            assertThat(s.stdout).isEmpty();
-            assertThat(s.stderr()).startsWith("usage: ").contains("--backend").contains("--ttl");
+            assertThat(String.join("\n", s.stdout)).startsWith("usage: ").contains("--backend").contains("--ttl")
+                    .contains("--swipl PATH").contains("--version");
+            assertThat(s.stderr()).isEmpty();
+        }
+        try (RawServer s = new RawServer("--version")) {
+            assertThat(s.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(s.process.exitValue()).isZero();
+            s.reader.join(5_000);
+            assertThat(s.stdout).containsExactly("prologtool-mcp-server " + PrologMcpServer.version());
+            assertThat(PrologMcpServer.version()).as("the build's version").isNotEqualTo("unknown");
+            assertThat(s.stderr()).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"process", "jpl"})
+    void aSwiplThatIsMissingOrNotSwiPrologGivesTheServersOwnHintWithStatus1(String backend) throws Exception {
+        for (String swipl : List.of("/nonexistent/bin/swipl", "/bin/true")) {
+            try (RawServer s = new RawServer("--backend", backend, "--swipl", swipl)) {
+                assertThat(s.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(s.process.exitValue()).as("%s, stderr: %s", swipl, s.stderr()).isEqualTo(1);
+                s.reader.join(5_000);
+                assertThat(s.stdout).as("nothing on stdout").isEmpty();
+                assertThat(s.stderr()).contains("cannot start the " + backend + " backend").contains(swipl)
+                        .contains(PrologMcpServer.SWIPL_HINT);
+            }
+        }
+    }
+
+    @Test
+    void theSwiplOptionNamesTheExecutableTheServerRuns() throws Exception {
+        String swipl = io.prologtool.spi.Executables.findOnPath("swipl").orElseThrow().toString();
+        try (RawServer s = new RawServer("--swipl", swipl)) {
+            s.initialize();
+            assertThat(s.closeInput(Duration.ofSeconds(30))).isZero();
+            assertThat(s.stderr()).contains("process backend");
         }
     }
 }
