@@ -221,14 +221,15 @@ unbound_iso(Goal) :-
 %   when SWI-Prolog flags it ISO. Library code (dif/2, clpfd, ...) calls
 %   the unbound ones resolved to system's: these two hooks answer for
 %   them as the tables do. (A session's own call resolves to the guard,
-%   which the hooks below answer for.) Written as sandbox:(Head :- Body):
-%   library(sandbox)'s term expansion of sandbox:safe_primitive/1 clauses
-%   wants a declaration of one built-in, not a rule over many.
+%   which the hooks below answer for.) The safe_primitive/1 rule goes in
+%   through compile_aux_clauses/1: library(sandbox)'s term expansion of
+%   safe_primitive/1 clauses wants a declaration of one built-in, and
+%   drops a rule over many.
 :- multifile sandbox:safe_primitive/1, sandbox:safe_meta/2.
-sandbox:(safe_primitive(M:Goal) :-
-    atom(M),
-    prologtool_harness:unbound_iso(Goal),
-    safe_primitive(Goal)).
+:- compile_aux_clauses([ (sandbox:safe_primitive(M:Goal) :-
+                             atom(M),
+                             prologtool_harness:unbound_iso(Goal),
+                             sandbox:safe_primitive(Goal)) ]).
 sandbox:safe_meta(M:Goal, Called) :-
     atom(M),
     M \== prologtool_guard,

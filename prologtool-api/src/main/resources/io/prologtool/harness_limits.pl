@@ -244,7 +244,7 @@ watchdog_loop :-
     flag('$pt_watchdog_wakes', _, Latest),
     findall(T-Key, watched(T, Key), Watched),
     check_memory(Now, Watched),
-    trim_after_closes(Now),
+    trim_after_closes(Now, Watched),
     poll_cancel,
     foldl(watch_thread(Now), Watched, Latest-[], Wake-Struck),
     nb_setval('$pt_struck', Struck),
@@ -550,20 +550,22 @@ check_memory(_Now, Watched) :-
     ;   true
     ).
 
-%   trim_after_closes(+Now): memory that closed sessions held goes back to
-%   the system. The allocator keeps what is freed in its arenas (one per
-%   worker thread on the in-process backend) until asked, so without this
-%   the process's resident memory only grows with the largest sessions it
-%   served on each thread. At most once a second, and only when a session
-%   closed since the last time; the trim runs in a thread of its own, so
-%   that no deadline waits for it.
-trim_after_closes(Now) :-
-    (   flag('$pt_closed_since_trim', 1, 1),
+%   trim_after_closes(+Now, +Watched): memory that closed sessions held
+%   goes back to the system. The allocator keeps what is freed in its
+%   arenas (one per worker thread on the in-process backend) until asked,
+%   so without this the process's resident memory only grows with the
+%   largest sessions it served on each thread. At most once a second, only
+%   when a session closed since the last time, and only while no request
+%   runs (Watched is empty): the trim then delays no deadline, and never
+%   competes for memory with a goal near the memory bound.
+trim_after_closes(Now, Watched) :-
+    (   Watched == [],
+        flag('$pt_closed_since_trim', 1, 1),
         flag('$pt_last_trim', Last, Last),
         Now > Last + 1.0
     ->  flag('$pt_closed_since_trim', _, 0),
         flag('$pt_last_trim', _, Now),
-        catch(thread_create(catch(trim_heap, _, true), _, [detached(true)]), _, true)
+        catch(trim_heap, _, true)
     ;   true
     ).
 
