@@ -492,6 +492,11 @@ public final class SessionRegistry implements AutoCloseable {
         }
 
         @Override
+        public ConsultResult consult(java.nio.file.Path file) {
+            return use(() -> delegate.consult(file));
+        }
+
+        @Override
         public PrologSession fork() {
             return SessionRegistry.this.fork(id());
         }

@@ -890,6 +890,7 @@ consult_text(M, Text, _Req, [messages=[Diag], output="", output_truncated= @(fal
 consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(Cut)]) :-
     option_value(Req, time_limit, 30, TimeLimit),
     option_value(Req, max_output, 65536, MaxOut),
+    option_value(Req, directory, [], Dir),
     next_source_id(M, Id),
     (   sandboxed_session(M) -> Sandbox = [sandboxed(true)] ; Sandbox = [] ),
     retractall(collected(_)),
@@ -899,9 +900,11 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
             catch(limit_time(
                       TimeLimit,
                       setup_call_cleanup(
-                          nb_setval('$pt_loading', M),
+                          ( nb_setval('$pt_loading', M),
+                            nb_setval('$pt_load_dir', Dir) ),
                           load_files(M:Id, [stream(In), silent(true), modified(0.0)|Sandbox]),
-                          nb_setval('$pt_loading', []))),
+                          ( nb_setval('$pt_loading', []),
+                            nb_setval('$pt_load_dir', []) ))),
                   E, load_exception(E)),
             MaxOut, Output, Cut),
         close(In)),
@@ -971,11 +974,64 @@ loading_session_source :-
     sub_atom(Source, 0, _, _, 'prologtool://').
 
 session_directive(module(_, _), []) :- !.
+session_directive(Directive, Expanded) :-
+    nb_current('$pt_load_dir', Dir),
+    Dir \== [],
+    relative_load(Directive, Dir, Directive1),
+    !,
+    (   session_directive(Directive1, Expanded0)
+    ->  Expanded = Expanded0
+    ;   Expanded = (:- Directive1)
+    ).
 session_directive(Directive, (:- prologtool_harness:guarded_directive(M:Directive))) :-
     callable(Directive),
     \+ declaration(Directive),
     prolog_load_context(module, M),
     \+ sandboxed_session(M).       % the sandboxed loader checks directives itself
+
+%   relative_load(+Directive, +Dir, -Directive1): a text consulted from a
+%   file (its request's directory) loads the files it names by a relative
+%   path from that file's folder, as a file consulted by SWI-Prolog does.
+%   Fails when Directive loads nothing by a relative path.
+relative_load(Files, Dir, Files1) :-
+    Files = [_|_],
+    !,
+    relative_specs(Files, Dir, Files1).
+relative_load(Directive, Dir, Directive1) :-
+    compound(Directive),
+    compound_name_arguments(Directive, Name, [Spec|Rest]),
+    length([Spec|Rest], Arity),
+    load_directive(Name, Arity),
+    relative_specs(Spec, Dir, Spec1),
+    compound_name_arguments(Directive1, Name, [Spec1|Rest]).
+
+load_directive(consult, 1).
+load_directive(ensure_loaded, 1).
+load_directive(use_module, 1).
+load_directive(use_module, 2).
+load_directive(reexport, 1).
+load_directive(reexport, 2).
+load_directive(include, 1).
+load_directive(load_files, 1).
+load_directive(load_files, 2).
+
+%   relative_specs(+Spec, +Dir, -Spec1): Spec (a file or a list of files)
+%   with each relative file name made absolute; fails when none is.
+relative_specs(Specs, Dir, Specs1) :-
+    is_list(Specs),
+    !,
+    maplist(relative_spec_or_same(Dir), Specs, Specs1),
+    Specs1 \== Specs.
+relative_specs(Spec, Dir, Spec1) :-
+    relative_spec(Spec, Dir, Spec1).
+
+relative_spec_or_same(Dir, Spec, Spec1) :-
+    (   relative_spec(Spec, Dir, Spec0) -> Spec1 = Spec0 ; Spec1 = Spec ).
+
+relative_spec(Spec, Dir, Abs) :-
+    (   atom(Spec) ; string(Spec) ),
+    \+ is_absolute_file_name(Spec),
+    atomic_list_concat([Dir, /, Spec], Abs).
 
 %   Directives that the loader or a library's own term expansion must see
 %   as they are.

@@ -155,8 +155,21 @@ public final class HarnessSession implements PrologSession {
         return consultChecked(text, staticCheck);
     }
 
+    @Override
+    public ConsultResult consult(java.nio.file.Path file) {
+        java.nio.file.Path abs = file.toAbsolutePath().normalize();
+        String text = io.prologtool.SourceFiles.read(abs);
+        java.nio.file.Path dir = abs.getParent();
+        return consultChecked(text, null, dir == null ? null : dir.toString()).inFile(abs.toString());
+    }
+
     /** {@code staticCheck} null: the harness follows the session's option. */
     private ConsultResult consultChecked(String text, Boolean staticCheck) {
+        return consultChecked(text, staticCheck, null);
+    }
+
+    /** {@code directory}: the folder relative loads in the text resolve against; null, none. */
+    private ConsultResult consultChecked(String text, Boolean staticCheck, String directory) {
         Objects.requireNonNull(text, "text");
         Optional<PrologError> tooLong = tooLong("text", text);
         if (tooLong.isPresent()) {
@@ -166,6 +179,9 @@ public final class HarnessSession implements PrologSession {
         }
         return locked(() -> {
             ObjectNode req = consultRequest(text, staticCheck);
+            if (directory != null) {
+                req.put("directory", directory);
+            }
             HarnessTransport t;
             try {
                 t = liveTransport();
