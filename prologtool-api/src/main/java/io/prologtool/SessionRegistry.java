@@ -307,6 +307,13 @@ public final class SessionRegistry implements AutoCloseable {
     }
 
     /** Number of open sessions. */
+    /** {@code SessionRegistry[jpl, 3 of 64 sessions, idle ttl PT15M]}. */
+    @Override
+    public String toString() {
+        return "SessionRegistry[" + backend.name() + ", " + size() + " of " + maxSessions + " sessions, idle ttl "
+                + idleTtl + "]";
+    }
+
     public int size() {
         lock.lock();
         try {
@@ -624,7 +631,7 @@ public final class SessionRegistry implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "PrologSession[" + id() + (closedBy == null ? "" : ", " + closedBy.wireName()) + "]";
+            return "PrologSession[" + id() + ", " + (closedBy == null ? "open" : "closed: " + closedBy.wireName()) + "]";
         }
 
         private static GoalRequest copy(GoalRequest from, GoalRequest to) {

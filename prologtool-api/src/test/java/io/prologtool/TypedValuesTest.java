@@ -81,6 +81,20 @@ class TypedValuesTest {
     }
 
     @Test
+    void aGoalResultShowsWhereEachAnswerEnds() {
+        Map<String, Term> one = new LinkedHashMap<>();
+        one.put("X", Term.integer(1));
+        one.put("Y", Term.atom("a"));
+        Map<String, Term> two = new LinkedHashMap<>();
+        two.put("X", Term.integer(2));
+        two.put("Y", Term.atom("b"));
+        GoalResult r = new GoalResult(Outcome.SUCCESS, List.of(new Answer(one), new Answer(two)), "", false, true,
+                Optional.empty());
+        assertThat(r).hasToString("SUCCESS: X = 1, Y = a ; X = 2, Y = b ; ...");
+        assertThat(GoalResult.failedWith(PrologError.of("timeout", "too slow"))).hasToString("ERROR timeout: too slow");
+    }
+
+    @Test
     void aDiagnosticInAFileSaysSo() {
         Diagnostic d = new Diagnostic(Severity.ERROR, "syntax_error", "Illegal start of term", 3, 5)
                 .inFile("/p/rules.pl");

@@ -135,6 +135,13 @@ public final class HarnessSession implements PrologSession {
         return moduleName;
     }
 
+    /** {@code PrologSession[3f2a..., open]}, or {@code closed} with the reason when it closed itself. */
+    @Override
+    public String toString() {
+        return "PrologSession[" + id + ", " + (open ? "open" : closedReason == null ? "closed" : "closed: " + closedReason)
+                + "]";
+    }
+
     /** The options this session was opened with. */
     public SessionOptions options() {
         return options;
@@ -660,11 +667,6 @@ public final class HarnessSession implements PrologSession {
             lock.unlock();
             onClose.run();
         }
-    }
-
-    @Override
-    public String toString() {
-        return "PrologSession[" + id + (open ? "" : ", closed") + "]";
     }
 
     // ---------------------------------------------------------------- transport and restore

@@ -77,6 +77,18 @@ public abstract class ConsultFileConformanceTest extends BackendFixture {
     }
 
     @Test
+    void backendsSessionsAndRegistriesSayWhatTheyAre() {
+        assertThat(backend.toString()).contains("Backend[swipl ").contains("sessions open");
+        assertThat(session.toString()).contains(session.id()).contains("open");
+        session.close();
+        assertThat(session.toString()).contains("closed");
+        try (io.prologtool.SessionRegistry reg = io.prologtool.SessionRegistry.builder(backend).maxSessions(5).build()) {
+            reg.open();
+            assertThat(reg.toString()).contains(backend.name()).contains("1 of 5 sessions");
+        }
+    }
+
+    @Test
     void aConsultedStringStillLoadsAsBefore() {
         ConsultResult c = session.consult("v(\"text\", [1, 2.5], 12345678901234567890).");
         assertThat(c.messages()).isEmpty();
