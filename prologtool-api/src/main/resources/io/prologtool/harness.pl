@@ -894,6 +894,7 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
     next_source_id(M, Id),
     (   sandboxed_session(M) -> Sandbox = [sandboxed(true)] ; Sandbox = [] ),
     retractall(collected(_)),
+    declare_discontiguous(M, Text),
     setup_call_cleanup(
         open_string(Text, In),
         with_captured_output(
@@ -913,6 +914,60 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
     (   static_check_wanted(M, Req) -> Check = true ; Check = false ),
     static_check(M, Id, Check, Checked),        % harness_check.pl
     append(Diags0, Checked, Diags).
+
+%   declare_discontiguous(+M, +Text): in a session opened with
+%   declare_discontiguous, declare discontiguous each predicate whose
+%   clauses are apart in Text, and say so in one informational diagnostic.
+%   The text is read with the session's operators; a term that does not
+%   read is skipped here (the load reports it).
+declare_discontiguous(M, Text) :-
+    session(M, Opts),
+    get_dict(declare_discontiguous, Opts, true),
+    !,
+    catch(setup_call_cleanup(
+              open_string(Text, In),
+              apart_predicates(In, M, none, [], [], PIs0),
+              close(In)),
+          _, PIs0 = []),
+    reverse(PIs0, PIs),
+    (   PIs == []
+    ->  true
+    ;   forall(member(PI, PIs), catch(discontiguous(M:PI), _, true)),
+        findall(S, ( member(PI, PIs), format(string(S), "~q", [PI]) ), Ss),
+        atomic_list_concat(Ss, ', ', List),
+        format(string(Msg), "Declared discontiguous (their clauses are apart in the text): ~w", [List]),
+        add_diagnostic(info, discontiguous, Msg, 0, 0, [])
+    ).
+declare_discontiguous(_, _).
+
+apart_predicates(In, M, Prev, Seen, Apart0, Apart) :-
+    (   catch(read_term(In, T, [module(M), syntax_errors(quiet)]), _, fail)
+    ->  (   T == end_of_file
+        ->  Apart = Apart0
+        ;   clause_indicator(T, PI)
+        ->  (   PI \== Prev, memberchk(PI, Seen), \+ memberchk(PI, Apart0)
+            ->  Apart1 = [PI|Apart0]
+            ;   Apart1 = Apart0
+            ),
+            apart_predicates(In, M, PI, [PI|Seen], Apart1, Apart)
+        ;   apart_predicates(In, M, Prev, Seen, Apart0, Apart)
+        )
+    ;   stream_property(In, end_of_stream(not))
+    ->  apart_predicates(In, M, Prev, Seen, Apart0, Apart)
+    ;   Apart = Apart0
+    ).
+
+clause_indicator((:- _), _) :- !, fail.
+clause_indicator((?- _), _) :- !, fail.
+clause_indicator((H --> _), Name/A) :- !,
+    dcg_head(H, H1), callable(H1), functor(H1, Name, A0), A is A0 + 2.
+clause_indicator((H :- _), Name/A) :- !,
+    callable(H), functor(H, Name, A).
+clause_indicator(H, Name/A) :-
+    callable(H), functor(H, Name, A).
+
+dcg_head((H, _), H) :- !.
+dcg_head(H, H).
 
 load_exception(time_limit_exceeded) :-
     !,

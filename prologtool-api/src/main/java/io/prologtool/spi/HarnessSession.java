@@ -681,8 +681,8 @@ public final class HarnessSession implements PrologSession {
         HarnessTransport t = transports.get();
         try {
             ObjectNode req = request("open");
-            req.putObject("options")
-                    .put("sandboxed", options.sandboxed())
+            ObjectNode opts = req.putObject("options");
+            opts.put("sandboxed", options.sandboxed())
                     .put("allow_threads", options.allowThreads())
                     .put("program_space", options.clauseSpaceBytes())
                     .put("max_atom_chars", options.maxAtomChars())
@@ -690,6 +690,9 @@ public final class HarnessSession implements PrologSession {
                     .put("max_open_streams", options.maxOpenStreams())
                     .put("stack_limit", options.stackLimitBytes())
                     .put("static_check", options.staticCheck());
+            if (options.declareDiscontiguous()) {
+                opts.put("declare_discontiguous", true);
+            }
             if (ahead) {
                 t.callAhead(req, OPEN_TIMEOUT, reply -> requireOk(reply, "open"));
             } else {

@@ -76,6 +76,28 @@ public abstract class ConsultFileConformanceTest extends BackendFixture {
                 .hasMessageContaining("latin1.pl").hasMessageContaining("UTF-8");
     }
 
+    private static final String SENTENCE_ORDER = "likes(ann, tea).\nperson(ann).\nlikes(bob, coffee).\n"
+            + "person(bob).\ngreets(X) --> [hello], { person(X) }.\nadjacent(1).\nadjacent(2).\n";
+
+    @Test
+    void declareDiscontiguousLoadsSentenceOrderWithoutWarnings() {
+        try (io.prologtool.PrologSession s = backend.open(
+                io.prologtool.SessionOptions.builder().declareDiscontiguous(true).build())) {
+            ConsultResult c = s.consult(SENTENCE_ORDER);
+            assertThat(c.messages(io.prologtool.Severity.WARNING)).as("%s", c.messages()).isEmpty();
+            assertThat(c.messages()).hasSize(1);
+            Diagnostic info = c.messages().get(0);
+            assertThat(info.severity()).isEqualTo(io.prologtool.Severity.INFO);
+            assertThat(info.kind()).isEqualTo("discontiguous");
+            assertThat(info.message()).contains("likes/2").contains("person/1").doesNotContain("adjacent");
+            assertThat(s.goal("likes(bob, X)").run().answers().get(0).getText("X")).isEqualTo("coffee");
+            assertThat(s.goal("person(X)").run().answers()).hasSize(2);
+        }
+        ConsultResult plain = session.consult(SENTENCE_ORDER);
+        assertThat(plain.messages(io.prologtool.Severity.WARNING)).as("off by default")
+                .extracting(Diagnostic::kind).contains("discontiguous");
+    }
+
     @Test
     void backendsSessionsAndRegistriesSayWhatTheyAre() {
         assertThat(backend.toString()).contains("Backend[swipl ").contains("sessions open");
