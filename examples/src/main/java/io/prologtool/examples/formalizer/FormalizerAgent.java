@@ -216,12 +216,15 @@ public final class FormalizerAgent {
     /**
      * Asks the formalizer; an exception it throws (the model call failed) becomes a
      * {@link Formalization.Malformed} whose message starts with {@value #MODEL_ERROR}, so the attempt
-     * is recorded as failed and the agent goes on.
+     * is recorded as failed and the agent goes on. A {@link ModelUnreachableException} is thrown on: no
+     * attempt could succeed.
      */
     private Formalization formalize(Problem problem, List<Attempt> previous) {
         Formalization f;
         try {
             f = formalizer.formalize(problem, previous);
+        } catch (ModelUnreachableException e) {
+            throw e;                    // no attempt can succeed: stop, with one message naming the URL
         } catch (RuntimeException e) {
             String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             return new Formalization.Malformed(MODEL_ERROR + why, "", Optional.empty());
@@ -302,7 +305,7 @@ public final class FormalizerAgent {
         private final SessionRegistry registry;
         private Formalizer formalizer;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private SessionOptions sessionOptions = SessionOptions.defaults();
+        private SessionOptions sessionOptions = SessionOptions.builder().declareDiscontiguous(true).build();
         private Duration timeLimit = Duration.ofSeconds(10);
         private long maxDepth = GoalRequest.DEFAULT_MAX_DEPTH;
         private long maxInferences = -1;
@@ -326,7 +329,11 @@ public final class FormalizerAgent {
             return this;
         }
 
-        /** Options of the sessions the agent opens (default {@link SessionOptions#defaults()}). */
+        /**
+         * Options of the sessions the agent opens (default {@link SessionOptions#defaults()} with
+         * {@link SessionOptions#declareDiscontiguous()} on: the formalizer's prompt tells the model that
+         * discontiguous declarations are injected, so a program in sentence order loads without warnings).
+         */
         public Builder sessionOptions(SessionOptions options) {
             this.sessionOptions = Objects.requireNonNull(options, "options");
             return this;
