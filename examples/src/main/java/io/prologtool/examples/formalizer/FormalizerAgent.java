@@ -65,7 +65,9 @@ public final class FormalizerAgent {
         this.registry = b.registry;
         this.formalizer = Objects.requireNonNull(b.formalizer, "formalizer: set one with Builder.formalizer(...)");
         this.maxAttempts = b.maxAttempts;
-        this.sessionOptions = b.sessionOptions;
+        this.sessionOptions = b.sessionOptions != null ? b.sessionOptions
+                : b.formalizer instanceof LlmFormalizer
+                ? SessionOptions.builder().declareDiscontiguous(true).build() : SessionOptions.defaults();
         this.timeLimit = b.timeLimit;
         this.maxDepth = b.maxDepth;
         this.maxInferences = b.maxInferences;
@@ -305,7 +307,7 @@ public final class FormalizerAgent {
         private final SessionRegistry registry;
         private Formalizer formalizer;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private SessionOptions sessionOptions = SessionOptions.builder().declareDiscontiguous(true).build();
+        private SessionOptions sessionOptions;
         private Duration timeLimit = Duration.ofSeconds(10);
         private long maxDepth = GoalRequest.DEFAULT_MAX_DEPTH;
         private long maxInferences = -1;
@@ -330,9 +332,11 @@ public final class FormalizerAgent {
         }
 
         /**
-         * Options of the sessions the agent opens (default {@link SessionOptions#defaults()} with
-         * {@link SessionOptions#declareDiscontiguous()} on: the formalizer's prompt tells the model that
-         * discontiguous declarations are injected, so a program in sentence order loads without warnings).
+         * Options of the sessions the agent opens. Default: {@link SessionOptions#defaults()}, with
+         * {@link SessionOptions#declareDiscontiguous()} on for an {@link LlmFormalizer} (the paper's prompt
+         * tells the model that discontiguous declarations are injected, so a program in sentence order
+         * loads without warnings); a {@link TemplateFormalizer} groups clauses by predicate and needs no
+         * extra pass over its texts.
          */
         public Builder sessionOptions(SessionOptions options) {
             this.sessionOptions = Objects.requireNonNull(options, "options");
