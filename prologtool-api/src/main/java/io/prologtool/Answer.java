@@ -46,6 +46,76 @@ public final class Answer {
         return t;
     }
 
+    /** The value of {@code variable}, as {@link #get(String)}: a name that reads well beside the typed getters. */
+    public Term getTerm(String variable) {
+        return get(variable);
+    }
+
+    /**
+     * The integer {@code variable} is bound to, as an {@code int}.
+     *
+     * @throws IllegalArgumentException when there is no such variable
+     * @throws TermTypeException        when it holds something else, or an integer outside the {@code int}
+     *                                  range; the message names the variable and what it holds
+     */
+    public int getInt(String variable) {
+        return TermValues.intValue(get(variable), subject(variable));
+    }
+
+    /**
+     * The integer {@code variable} is bound to, as a {@code long}.
+     *
+     * @throws IllegalArgumentException when there is no such variable
+     * @throws TermTypeException        when it holds something else, or an integer outside the {@code long} range
+     */
+    public long getLong(String variable) {
+        return TermValues.longValue(get(variable), subject(variable));
+    }
+
+    /**
+     * The number {@code variable} is bound to, as a {@code double} (an integer is converted).
+     *
+     * @throws IllegalArgumentException when there is no such variable
+     * @throws TermTypeException        when it holds something other than a number
+     */
+    public double getDouble(String variable) {
+        return TermValues.doubleValue(get(variable), subject(variable));
+    }
+
+    /**
+     * The integer {@code variable} is bound to, whatever its size.
+     *
+     * @throws IllegalArgumentException when there is no such variable
+     * @throws TermTypeException        when it holds something other than an integer
+     */
+    public java.math.BigInteger getBigInteger(String variable) {
+        return TermValues.bigInteger(get(variable), subject(variable));
+    }
+
+    /**
+     * The text of the atom or string {@code variable} is bound to.
+     *
+     * @throws IllegalArgumentException when there is no such variable
+     * @throws TermTypeException        when it holds neither an atom nor a string
+     */
+    public String getText(String variable) {
+        return TermValues.text(get(variable), subject(variable));
+    }
+
+    /**
+     * The elements of the proper list {@code variable} is bound to, unmodifiable.
+     *
+     * @throws IllegalArgumentException when there is no such variable
+     * @throws TermTypeException        when it holds something other than a proper list
+     */
+    public List<Term> getList(String variable) {
+        return TermValues.list(get(variable), subject(variable));
+    }
+
+    private static String subject(String variable) {
+        return "variable " + variable;
+    }
+
     /** The variable names in query order. */
     public List<String> variables() {
         return List.copyOf(bindings.keySet());

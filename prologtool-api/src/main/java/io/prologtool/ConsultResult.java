@@ -55,6 +55,11 @@ public record ConsultResult(List<Diagnostic> messages, String output, boolean ou
         return messages.stream().filter(d -> d.severity().atLeast(minimum)).toList();
     }
 
+    /** This result with every diagnostic naming {@code file} ({@link Diagnostic#file()}). */
+    public ConsultResult inFile(String file) {
+        return new ConsultResult(messages.stream().map(d -> d.inFile(file)).toList(), output, outputTruncated);
+    }
+
     /** The error diagnostics only. */
     public List<Diagnostic> errors() {
         return messages(Severity.ERROR);

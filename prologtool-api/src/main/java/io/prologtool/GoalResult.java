@@ -78,8 +78,22 @@ public record GoalResult(Outcome outcome, List<Answer> answers, String output, b
         return answers.isEmpty() ? Optional.empty() : Optional.of(answers.get(0));
     }
 
+    /**
+     * The outcome, then the answers as the toplevel shows them, one answer's bindings joined by
+     * {@code ,} and the answers by {@code ;}: {@code SUCCESS: X = 1, Y = a ; X = 2, Y = b ; ...}
+     * ({@code ...} when truncated), and the error if any.
+     */
     @Override
     public String toString() {
-        return outcome + (error.map(e -> " " + e).orElse("")) + " " + answers + (truncated ? " ..." : "");
+        StringBuilder sb = new StringBuilder(outcome.toString());
+        error.ifPresent(e -> sb.append(' ').append(e));
+        if (!answers.isEmpty()) {
+            sb.append(": ").append(answers.stream().map(Answer::toString)
+                    .collect(java.util.stream.Collectors.joining(" ; ")));
+        }
+        if (truncated) {
+            sb.append(answers.isEmpty() ? ": ..." : " ; ...");
+        }
+        return sb.toString();
     }
 }

@@ -1,6 +1,7 @@
 package io.prologtool;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -27,6 +28,35 @@ public record PrologError(String kind, String message, Optional<String> prologTe
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(prologTerm, "prologTerm");
         candidates = List.copyOf(candidates);
+    }
+
+    /** The kinds of {@link #kind()} as an enum; a kind this version does not know is {@link #UNKNOWN}. */
+    public enum Kind {
+        SYNTAX_ERROR, INSTANTIATION_ERROR, TYPE_ERROR, DOMAIN_ERROR, EXISTENCE_ERROR, PERMISSION_ERROR,
+        EVALUATION_ERROR, REPRESENTATION_ERROR, RESOURCE_ERROR, EXECUTION_EXCEPTION, TIMEOUT, SESSION_CLOSED,
+        SESSION_CRASHED, SANDBOX_VIOLATION, PROTOCOL_ERROR, REPLY_TOO_LARGE, CURSOR_CLOSED,
+        /** A kind not listed here; {@link PrologError#kind()} keeps its text. */
+        UNKNOWN;
+
+        /** The kind as the JSON and {@link PrologError#kind()} write it: {@code type_error}, ... */
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The kind named {@code wireName}, or {@link #UNKNOWN}. */
+        public static Kind fromWireName(String wireName) {
+            for (Kind k : values()) {
+                if (k != UNKNOWN && k.wireName().equals(wireName)) {
+                    return k;
+                }
+            }
+            return UNKNOWN;
+        }
+    }
+
+    /** {@link #kind()} as an enum: {@link Kind#UNKNOWN} for a kind this version does not list (the text stays in {@link #kind()}). */
+    public Kind knownKind() {
+        return Kind.fromWireName(kind);
     }
 
     /** An error that did not come from a Prolog term (a crash, a protocol problem, ...). */

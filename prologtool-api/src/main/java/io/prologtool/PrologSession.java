@@ -1,5 +1,6 @@
 package io.prologtool;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -51,6 +52,29 @@ public interface PrologSession extends AutoCloseable {
      * @throws SessionClosedException when the session is closed
      */
     ConsultResult consult(String text, boolean staticCheck);
+
+    /**
+     * Loads the Prolog file {@code file} (UTF-8) into the session, as {@link #consult(String)} loads a
+     * text. Files it loads by a relative name ({@code :- consult('helper.pl')},
+     * {@code :- use_module(other)}, {@code :- include(part)}, {@code :- ensure_loaded(...)},
+     * {@code :- load_files(...)}) are found in {@code file}'s own folder, whatever the working folder
+     * of the Prolog serving the session. Every diagnostic names the file ({@link Diagnostic#file()});
+     * lines are lines of {@code file}.
+     *
+     * <pre>{@code
+     * ConsultResult c = s.consult(Path.of("rules/family.pl"));
+     * c.errors().forEach(System.out::println);   // error syntax_error in /.../rules/family.pl at line 3, ...
+     * }</pre>
+     *
+     * @throws PrologToolException    when the file cannot be read or is not valid UTF-8 (the message names
+     *                                the file and the encoding)
+     * @throws SessionClosedException when the session is closed
+     */
+    default ConsultResult consult(Path file) {
+        Path abs = file.toAbsolutePath().normalize();
+        ConsultResult r = consult(SourceFiles.read(abs));
+        return r.inFile(abs.toString());
+    }
 
     /**
      * A goal to run in this session; set its bounds on the returned request, then call
@@ -162,7 +186,6 @@ public interface PrologSession extends AutoCloseable {
         return 0;
     }
 
-    /** True until {@link #close()} (or the backend's close). */
     /**
      * A new, independent session of the same backend, with the same options, holding what this one
      * holds now: its program (clauses, declarations, dynamic facts as they are at this moment), its
@@ -178,6 +201,11 @@ public interface PrologSession extends AutoCloseable {
         throw new UnsupportedOperationException("this session cannot be forked");
     }
 
+    /**
+     * True until the session is closed: by {@link #close()}, by its backend's close, by the registry
+     * that holds it (idle or over its limits), or by itself when its Prolog died and it could not be
+     * restored. Calls on a closed session throw {@link SessionClosedException}.
+     */
     boolean isOpen();
 
     /**

@@ -46,9 +46,12 @@ public interface Query extends AutoCloseable, Iterable<Answer> {
 
     /**
      * The next answers, at most {@code n}, with the fetch's outcome and output: {@code SUCCESS} with
-     * answers (and {@code truncated()} true while more may exist), {@code FAILURE} when the search ran
-     * out before giving any, or the bound, error or cancel ({@link Outcome#CANCELLED}, which closes the
-     * query) that stopped it. Never throws for what the goal does. On a closed query it returns an {@code ERROR} of kind {@code cursor_closed} (or
+     * answers, {@code FAILURE} when the search ran out before giving any, or the bound, error or cancel
+     * ({@link Outcome#CANCELLED}, which closes the query) that stopped it. Never throws for what the goal
+     * does. As {@link GoalRequest#run()} does, the search looks one answer ahead: {@code truncated()} is
+     * true when an answer past these {@code n} exists (it was found, with its side effects, and is the
+     * first of the next fetch), and false on the page that holds the last answer, after which the query
+     * is closed. On a closed query it returns an {@code ERROR} of kind {@code cursor_closed} (or
      * {@code session_crashed} when the session's Prolog died under it).
      *
      * @param n 1 to {@value GoalRequest#MAX_ANSWERS_LIMIT}
@@ -56,10 +59,12 @@ public interface Query extends AutoCloseable, Iterable<Answer> {
     GoalResult fetch(int n);
 
     /**
-     * The next answers, at most {@code n}; an empty list once the answers have run out.
+     * The next answers, at most {@code n}; an empty list once the answers have run out, and on a closed
+     * query ({@link #isExhausted()} is then true), however it closed: {@link #close()}, its session, its
+     * end, or a fetch that stopped. {@link #fetch(int)} tells a closed query from one that ran out.
      *
-     * @throws QueryStoppedException when the fetch ended in an error, a time limit or another bound, or
-     *                               the query was closed
+     * @throws QueryStoppedException when this fetch ended in an error, a time limit or another bound
+     *                               (the query is then closed), or the query was refused when it opened
      */
     default List<Answer> next(int n) {
         if (isExhausted()) {

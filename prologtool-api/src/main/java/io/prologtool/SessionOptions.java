@@ -49,8 +49,10 @@ public final class SessionOptions {
     private final boolean allowThreads;
     private final int maxOpenQueries;
     private final boolean staticCheck;
+    private final boolean declareDiscontiguous;
 
     private SessionOptions(Builder b) {
+        this.declareDiscontiguous = b.declareDiscontiguous;
         this.maxOpenQueries = b.maxOpenQueries;
         this.staticCheck = b.staticCheck;
         this.clauseSpaceBytes = b.clauseSpaceBytes;
@@ -174,6 +176,17 @@ public final class SessionOptions {
     }
 
     /**
+     * Whether a consult declares discontiguous, before loading, each predicate whose clauses are apart
+     * in the text (default false): a program written in the order of its sentences then loads without
+     * {@code discontiguous} warnings, and one {@link Severity#INFO} {@link Diagnostic} of kind
+     * {@code discontiguous} names the predicates it declared. Off, such clauses load all the same,
+     * each with a warning.
+     */
+    public boolean declareDiscontiguous() {
+        return declareDiscontiguous;
+    }
+
+    /**
      * Where {@link PrologSession#useRuleBase(String)} finds rule bases: the store set with
      * {@link Builder#ruleBases(RuleBaseStore)}, else {@link RuleBaseStore#defaultStore()}.
      */
@@ -188,7 +201,8 @@ public final class SessionOptions {
                 + ", maxSourceChars=" + maxSourceChars + ", clauseSpaceBytes=" + clauseSpaceBytes
                 + ", maxAtomChars=" + maxAtomChars + ", tableSpaceBytes=" + tableSpaceBytes + ", maxOpenStreams=" + maxOpenStreams
                 + ", allowThreads=" + allowThreads
-                + ", maxOpenQueries=" + maxOpenQueries + ", staticCheck=" + staticCheck + "]";
+                + ", maxOpenQueries=" + maxOpenQueries + ", staticCheck=" + staticCheck
+                + ", declareDiscontiguous=" + declareDiscontiguous + "]";
     }
 
     /** Builds {@link SessionOptions}; each setter validates its argument. */
@@ -205,6 +219,7 @@ public final class SessionOptions {
         private int maxOpenQueries = DEFAULT_MAX_OPEN_QUERIES;
         private boolean allowThreads;
         private boolean staticCheck = true;
+        private boolean declareDiscontiguous;
         private RuleBaseStore ruleBases;
 
         private Builder() {
@@ -273,6 +288,15 @@ public final class SessionOptions {
          */
         public Builder staticCheck(boolean check) {
             this.staticCheck = check;
+            return this;
+        }
+
+        /**
+         * Declare discontiguous the predicates whose clauses are apart in a consulted text (default
+         * false); see {@link SessionOptions#declareDiscontiguous()}.
+         */
+        public Builder declareDiscontiguous(boolean declare) {
+            this.declareDiscontiguous = declare;
             return this;
         }
 

@@ -307,6 +307,13 @@ public final class SessionRegistry implements AutoCloseable {
     }
 
     /** Number of open sessions. */
+    /** {@code SessionRegistry[jpl, 3 of 64 sessions, idle ttl PT15M]}. */
+    @Override
+    public String toString() {
+        return "SessionRegistry[" + backend.name() + ", " + size() + " of " + maxSessions + " sessions, idle ttl "
+                + idleTtl + "]";
+    }
+
     public int size() {
         lock.lock();
         try {
@@ -505,6 +512,11 @@ public final class SessionRegistry implements AutoCloseable {
         }
 
         @Override
+        public ConsultResult consult(java.nio.file.Path file) {
+            return use(() -> delegate.consult(file));
+        }
+
+        @Override
         public PrologSession fork() {
             return SessionRegistry.this.fork(id());
         }
@@ -637,7 +649,7 @@ public final class SessionRegistry implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "PrologSession[" + id() + (closedBy == null ? "" : ", " + closedBy.wireName()) + "]";
+            return "PrologSession[" + id() + ", " + (closedBy == null ? "open" : "closed: " + closedBy.wireName()) + "]";
         }
 
         private static GoalRequest copy(GoalRequest from, GoalRequest to) {

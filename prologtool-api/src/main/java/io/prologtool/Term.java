@@ -441,6 +441,61 @@ public sealed interface Term
     }
 
     /**
+     * This integer as an {@code int}.
+     *
+     * @throws TermTypeException when this is not an integer, or one outside the {@code int} range
+     */
+    default int toInt() {
+        return TermValues.intValue(this, "the term");
+    }
+
+    /**
+     * This integer as a {@code long}.
+     *
+     * @throws TermTypeException when this is not an integer, or one outside the {@code long} range
+     */
+    default long toLong() {
+        return TermValues.longValue(this, "the term");
+    }
+
+    /**
+     * This number as a {@code double}: a float's value, or an integer converted (rounded when it has
+     * more than 53 significant bits).
+     *
+     * @throws TermTypeException when this is not a number
+     */
+    default double toDouble() {
+        return TermValues.doubleValue(this, "the term");
+    }
+
+    /**
+     * This integer, whatever its size.
+     *
+     * @throws TermTypeException when this is not an integer
+     */
+    default BigInteger toBigInteger() {
+        return TermValues.bigInteger(this, "the term");
+    }
+
+    /**
+     * The text of an atom or a string ({@code bob} and {@code "bob"} both give {@code bob}).
+     *
+     * @throws TermTypeException when this is neither an atom nor a string
+     */
+    default String toText() {
+        return TermValues.text(this, "the term");
+    }
+
+    /**
+     * The elements of this proper list, unmodifiable ({@link #asList()} without the {@code Optional}).
+     *
+     * @throws TermTypeException when this is not a proper list (a partial list included)
+     */
+    default List<Term> toList() {
+        return TermValues.list(this, "the term");
+    }
+
+    /**
      * Encodes this term in the JSON wire format; see {@link TermJson}.
      *
      * @return compact JSON text

@@ -933,18 +933,22 @@ consult_text(M, Text, _Req, [messages=[Diag], output="", output_truncated= @(fal
 consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(Cut)]) :-
     option_value(Req, time_limit, 30, TimeLimit),
     option_value(Req, max_output, 65536, MaxOut),
+    option_value(Req, directory, [], Dir),
     next_source_id(M, Id),
     (   sandboxed_session(M) -> Sandbox = [sandboxed(true)] ; Sandbox = [] ),
     retractall(collected(_)),
+    declare_discontiguous(M, Text),
     setup_call_cleanup(
         open_string(Text, In),
         with_captured_output(
             catch(limit_time(
                       TimeLimit,
                       setup_call_cleanup(
-                          nb_setval('$pt_loading', M),
+                          ( nb_setval('$pt_loading', M),
+                            nb_setval('$pt_load_dir', Dir) ),
                           load_files(M:Id, [stream(In), silent(true), modified(0.0)|Sandbox]),
-                          nb_setval('$pt_loading', []))),
+                          ( nb_setval('$pt_loading', []),
+                            nb_setval('$pt_load_dir', []) ))),
                   E, load_exception(E)),
             MaxOut, Output, Cut),
         close(In)),
@@ -953,6 +957,60 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
     (   static_check_wanted(M, Req) -> Check = true ; Check = false ),
     static_check(M, Id, Check, Checked),        % harness_check.pl
     append(Diags0, Checked, Diags).
+
+%   declare_discontiguous(+M, +Text): in a session opened with
+%   declare_discontiguous, declare discontiguous each predicate whose
+%   clauses are apart in Text, and say so in one informational diagnostic.
+%   The text is read with the session's operators; a term that does not
+%   read is skipped here (the load reports it).
+declare_discontiguous(M, Text) :-
+    session(M, Opts),
+    get_dict(declare_discontiguous, Opts, true),
+    !,
+    catch(setup_call_cleanup(
+              open_string(Text, In),
+              apart_predicates(In, M, none, [], [], PIs0),
+              close(In)),
+          _, PIs0 = []),
+    reverse(PIs0, PIs),
+    (   PIs == []
+    ->  true
+    ;   forall(member(PI, PIs), catch(discontiguous(M:PI), _, true)),
+        findall(S, ( member(PI, PIs), format(string(S), "~q", [PI]) ), Ss),
+        atomic_list_concat(Ss, ', ', List),
+        format(string(Msg), "Declared discontiguous (their clauses are apart in the text): ~w", [List]),
+        add_diagnostic(info, discontiguous, Msg, 0, 0, [])
+    ).
+declare_discontiguous(_, _).
+
+apart_predicates(In, M, Prev, Seen, Apart0, Apart) :-
+    (   catch(read_term(In, T, [module(M), syntax_errors(quiet)]), _, fail)
+    ->  (   T == end_of_file
+        ->  Apart = Apart0
+        ;   clause_indicator(T, PI)
+        ->  (   PI \== Prev, memberchk(PI, Seen), \+ memberchk(PI, Apart0)
+            ->  Apart1 = [PI|Apart0]
+            ;   Apart1 = Apart0
+            ),
+            apart_predicates(In, M, PI, [PI|Seen], Apart1, Apart)
+        ;   apart_predicates(In, M, Prev, Seen, Apart0, Apart)
+        )
+    ;   stream_property(In, end_of_stream(not))
+    ->  apart_predicates(In, M, Prev, Seen, Apart0, Apart)
+    ;   Apart = Apart0
+    ).
+
+clause_indicator((:- _), _) :- !, fail.
+clause_indicator((?- _), _) :- !, fail.
+clause_indicator((H --> _), Name/A) :- !,
+    dcg_head(H, H1), callable(H1), functor(H1, Name, A0), A is A0 + 2.
+clause_indicator((H :- _), Name/A) :- !,
+    callable(H), functor(H, Name, A).
+clause_indicator(H, Name/A) :-
+    callable(H), functor(H, Name, A).
+
+dcg_head((H, _), H) :- !.
+dcg_head(H, H).
 
 load_exception('$pt_cancelled') :-
     !,
@@ -1018,11 +1076,64 @@ loading_session_source :-
     sub_atom(Source, 0, _, _, 'prologtool://').
 
 session_directive(module(_, _), []) :- !.
+session_directive(Directive, Expanded) :-
+    nb_current('$pt_load_dir', Dir),
+    Dir \== [],
+    relative_load(Directive, Dir, Directive1),
+    !,
+    (   session_directive(Directive1, Expanded0)
+    ->  Expanded = Expanded0
+    ;   Expanded = (:- Directive1)
+    ).
 session_directive(Directive, (:- prologtool_harness:guarded_directive(M:Directive))) :-
     callable(Directive),
     \+ declaration(Directive),
     prolog_load_context(module, M),
     \+ sandboxed_session(M).       % the sandboxed loader checks directives itself
+
+%   relative_load(+Directive, +Dir, -Directive1): a text consulted from a
+%   file (its request's directory) loads the files it names by a relative
+%   path from that file's folder, as a file consulted by SWI-Prolog does.
+%   Fails when Directive loads nothing by a relative path.
+relative_load(Files, Dir, Files1) :-
+    Files = [_|_],
+    !,
+    relative_specs(Files, Dir, Files1).
+relative_load(Directive, Dir, Directive1) :-
+    compound(Directive),
+    compound_name_arguments(Directive, Name, [Spec|Rest]),
+    length([Spec|Rest], Arity),
+    load_directive(Name, Arity),
+    relative_specs(Spec, Dir, Spec1),
+    compound_name_arguments(Directive1, Name, [Spec1|Rest]).
+
+load_directive(consult, 1).
+load_directive(ensure_loaded, 1).
+load_directive(use_module, 1).
+load_directive(use_module, 2).
+load_directive(reexport, 1).
+load_directive(reexport, 2).
+load_directive(include, 1).
+load_directive(load_files, 1).
+load_directive(load_files, 2).
+
+%   relative_specs(+Spec, +Dir, -Spec1): Spec (a file or a list of files)
+%   with each relative file name made absolute; fails when none is.
+relative_specs(Specs, Dir, Specs1) :-
+    is_list(Specs),
+    !,
+    maplist(relative_spec_or_same(Dir), Specs, Specs1),
+    Specs1 \== Specs.
+relative_specs(Spec, Dir, Spec1) :-
+    relative_spec(Spec, Dir, Spec1).
+
+relative_spec_or_same(Dir, Spec, Spec1) :-
+    (   relative_spec(Spec, Dir, Spec0) -> Spec1 = Spec0 ; Spec1 = Spec ).
+
+relative_spec(Spec, Dir, Abs) :-
+    (   atom(Spec) ; string(Spec) ),
+    \+ is_absolute_file_name(Spec),
+    atomic_list_concat([Dir, /, Spec], Abs).
 
 %   Directives that the loader or a library's own term expansion must see
 %   as they are.

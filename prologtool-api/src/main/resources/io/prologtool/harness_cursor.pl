@@ -24,8 +24,9 @@
       {"op":"query_next", "session", "cursor", "max_answers",
        "time_limit", "max_output"}
           -> the keys of a goal reply, with truncated true when more
-             answers may exist (the cursor stays open) and false when the
-             search ended (the cursor is closed)
+             answers exist (one was found past max_answers; the cursor
+             stays open) and false when the search ended (the cursor is
+             closed)
       {"op":"query_close", "session", "cursor"} -> closed
     An unknown or closed cursor is existence_error(cursor, Id). Closing
     a session stops its cursors.
@@ -181,15 +182,30 @@ cursor_run(M, Opts, Goal, Bindings, MaxDepth, MaxInf, SideEffects, StackLimit, I
         catch(Run, E, true),
         (   E == '$pt_cursor_closed'
         ->  true
-        ;   nb_current('$pt_fetch', fetch(_, _, _, _))
+        ;   nb_current('$pt_fetch', fetch(N0, K0, _, _))
         ->  cursor_outcome(E, State, Outcome, Error),
-            fetch_end(M, Bindings, Outcome, Error, false)
+            (   K0 >= N0, Outcome \== success
+            ->  look_ahead_stopped(M, Bindings, In, Outcome, Error)
+            ;   fetch_end(M, Bindings, Outcome, Error, false)
+            )
         ;   true                        % closed between fetches
         )
     ;   true
     ),
     message_queue_destroy(Answers),
     release_this_thread.
+
+%   The search for the answer past a full batch stopped on a bound or an
+%   error: the batch goes as it is (more answers may exist), and the stop
+%   is the reply of the next fetch, which gets no answers.
+look_ahead_stopped(M, Bindings, In, Outcome, Error) :-
+    fetch_end(M, Bindings, success, none, true),
+    thread_get_message(In, Message),
+    (   Message = next(N, TimeLimit, MaxOut)
+    ->  fetch_start(N, TimeLimit, MaxOut),
+        fetch_end(M, Bindings, Outcome, Error, false)
+    ;   true                            % close
+    ).
 
 %   Output goes to the capture stream of harness.pl for the thread's life;
 %   each fetch collects what was written during it.
@@ -249,22 +265,30 @@ cursor_search(M, Goal, Bindings, MaxDepth, MaxInf, State) :-
         )
     ).
 
-%   One more answer of the fetch. Fails to ask the search for the next;
-%   once the batch is full it is sent, and the thread waits inside the
-%   search: the next fetch resumes it (fails into it), a close ends it.
+%   One more answer of the search. While the batch is not full it joins
+%   the batch, and the call fails to ask the search for the next. One
+%   answer past a full batch (a look-ahead, as a goal request asks for
+%   one more than max_answers) shows that more answers exist: the batch
+%   is sent with truncated true, and the thread waits inside the search,
+%   holding that answer; the next fetch starts with it and resumes the
+%   search (fails into it), a close ends it. A search that ends before a
+%   look-ahead sends its last batch with truncated false (cursor_run/10).
 cursor_deliver(M, Bindings, Answer) :-
-    nb_getval('$pt_cursor', cursor(In, _, Answers)),
-    thread_send_message(Answers, Answer),
     nb_getval('$pt_fetch', fetch(N, K0, Saved, Deadline)),
-    K is K0 + 1,
-    nb_setval('$pt_fetch', fetch(N, K, Saved, Deadline)),
-    K >= N,
-    fetch_end(M, Bindings, success, none, true),
-    thread_get_message(In, Message),
-    (   Message = next(N1, TimeLimit, MaxOut)
-    ->  fetch_start(N1, TimeLimit, MaxOut),
+    (   K0 >= N
+    ->  fetch_end(M, Bindings, success, none, true),
+        nb_getval('$pt_cursor', cursor(In, _, _)),
+        thread_get_message(In, Message),
+        (   Message = next(N1, TimeLimit, MaxOut)
+        ->  fetch_start(N1, TimeLimit, MaxOut),
+            cursor_deliver(M, Bindings, Answer)
+        ;   true                            % close
+        )
+    ;   nb_getval('$pt_cursor', cursor(_, _, Answers)),
+        thread_send_message(Answers, Answer),
+        K is K0 + 1,
+        nb_setval('$pt_fetch', fetch(N, K, Saved, Deadline)),
         fail
-    ;   true                            % close
     ).
 
 %   Send the batch: the answers of this fetch and what it printed.

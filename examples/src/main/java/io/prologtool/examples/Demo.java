@@ -7,6 +7,7 @@ import io.prologtool.TraceResult;
 import io.prologtool.examples.formalizer.Formalization;
 import io.prologtool.examples.formalizer.Formalizer;
 import io.prologtool.examples.formalizer.FormalizerAgent;
+import io.prologtool.examples.formalizer.ModelUnreachableException;
 import io.prologtool.examples.formalizer.LlmFormalizer;
 import io.prologtool.examples.formalizer.TemplateFormalizer;
 import io.prologtool.examples.pararule.PararuleEvaluation;
@@ -180,7 +181,21 @@ public final class Demo {
              SessionRegistry registry = SessionRegistry.builder(backend)
                      .maxSessions(options.parallel * 2 + 4).idleTtl(Duration.ofMinutes(5)).build()) {
             if (model.isPresent()) {
-                runModel(registry, model.get(), files, all, err);
+                try {
+                    runModel(registry, model.get(), files, all, err);
+                } catch (RuntimeException e) {
+                    Throwable t = e;
+                    while (t != null && !(t instanceof ModelUnreachableException)) {
+                        t = t.getCause();
+                    }
+                    if (t == null) {
+                        throw e;
+                    }
+                    err.println();
+                    err.println("demo: " + t.getMessage());
+                    out.println(ATTRIBUTION);
+                    return 1;
+                }
             } else {
                 runTemplates(backend, registry, files, all, err);
             }
@@ -366,10 +381,12 @@ public final class Demo {
     private void runModel(SessionRegistry registry, ChatModel model, Map<String, List<PararuleQuestion>> files,
                           List<PararuleQuestion> all, PrintStream err) {
         out.println("formalizer: LlmFormalizer (" + options.model.orElseThrow() + ", " + modelName()
+                + options.baseUrl.map(u -> " at " + u).orElse("")
                 + ") with the paper's prompt, at most 5 attempts; " + options.parallel + " questions in parallel");
         out.println();
         Progress progress = new Progress(err, all.size());
-        FormalizerAgent agent = FormalizerAgent.builder(registry).formalizer(new LlmFormalizer(model))
+        FormalizerAgent agent = FormalizerAgent.builder(registry).formalizer(new LlmFormalizer(model, LlmFormalizer.PAPER_PROMPT,
+                        options.baseUrl.orElse(options.model.orElseThrow() + "'s default URL")))
                 .maxInferences(MAX_INFERENCES).timeLimit(Duration.ofSeconds(10)).build();
         Report r = PararuleEvaluation.run(agent, all, options.parallel, progress.step());
         progress.finish();

@@ -172,6 +172,13 @@ public final class HarnessSession implements PrologSession {
         return moduleName;
     }
 
+    /** {@code PrologSession[3f2a..., open]}, or {@code closed} with the reason when it closed itself. */
+    @Override
+    public String toString() {
+        return "PrologSession[" + id + ", " + (open ? "open" : closedReason == null ? "closed" : "closed: " + closedReason)
+                + "]";
+    }
+
     /** The options this session was opened with. */
     public SessionOptions options() {
         return options;
@@ -213,8 +220,21 @@ public final class HarnessSession implements PrologSession {
         return r;
     }
 
+    @Override
+    public ConsultResult consult(java.nio.file.Path file) {
+        java.nio.file.Path abs = file.toAbsolutePath().normalize();
+        String text = io.prologtool.SourceFiles.read(abs);
+        java.nio.file.Path dir = abs.getParent();
+        return consultChecked(text, null, dir == null ? null : dir.toString()).inFile(abs.toString());
+    }
+
     /** {@code staticCheck} null: the harness follows the session's option. */
     private ConsultResult consultChecked(String text, Boolean staticCheck) {
+        return consultChecked(text, staticCheck, null);
+    }
+
+    /** {@code directory}: the folder relative loads in the text resolve against; null, none. */
+    private ConsultResult consultChecked(String text, Boolean staticCheck, String directory) {
         Objects.requireNonNull(text, "text");
         Optional<PrologError> tooLong = tooLong("text", text);
         if (tooLong.isPresent()) {
@@ -233,6 +253,9 @@ public final class HarnessSession implements PrologSession {
     private ConsultResult consultLocked(String text, Boolean staticCheck) {
         return locked(() -> {
             ObjectNode req = consultRequest(text, staticCheck);
+            if (directory != null) {
+                req.put("directory", directory);
+            }
             HarnessTransport t;
             try {
                 t = liveTransport();
@@ -831,11 +854,6 @@ public final class HarnessSession implements PrologSession {
         }
     }
 
-    @Override
-    public String toString() {
-        return "PrologSession[" + id + (open ? "" : ", closed") + "]";
-    }
-
     // ---------------------------------------------------------------- transport and restore
 
     /**
@@ -848,8 +866,8 @@ public final class HarnessSession implements PrologSession {
         HarnessTransport t = transports.get();
         try {
             ObjectNode req = request("open");
-            req.putObject("options")
-                    .put("sandboxed", options.sandboxed())
+            ObjectNode opts = req.putObject("options");
+            opts.put("sandboxed", options.sandboxed())
                     .put("allow_threads", options.allowThreads())
                     .put("program_space", options.clauseSpaceBytes())
                     .put("max_atom_chars", options.maxAtomChars())
@@ -857,6 +875,9 @@ public final class HarnessSession implements PrologSession {
                     .put("max_open_streams", options.maxOpenStreams())
                     .put("stack_limit", options.stackLimitBytes())
                     .put("static_check", options.staticCheck());
+            if (options.declareDiscontiguous()) {
+                opts.put("declare_discontiguous", true);
+            }
             if (ahead) {
                 t.callAhead(req, OPEN_TIMEOUT, reply -> requireOk(reply, "open"));
             } else {

@@ -336,6 +336,12 @@ public abstract class ToolsConformanceTest extends BackendFixture {
                 "cursor", true));
         assertThat(all.get("count").asInt()).isEqualTo(2);
         assertThat(all.has("cursor_id")).isFalse();
+        // exactly max_answers answers: not truncated, as run_goal without a cursor says (one answer of look-ahead)
+        String qid = consult("q(1). q(2). q(3). q(_) :- fail.\n");
+        JsonNode three = callWith("run_goal", Map.of("load_id", qid, "goal", "q(X)", "max_answers", 3, "cursor", true));
+        assertThat(three.get("count").asInt()).as(three.toString()).isEqualTo(3);
+        assertThat(three.get("truncated").asBoolean()).isFalse();
+        assertThat(three.has("cursor_id")).isFalse();
         // an unknown load_id is session_closed, as for every tool
         assertThat(callWith("next_answers", Map.of("load_id", "nope", "cursor_id", cursor)).get("error").get("kind")
                 .asText()).isEqualTo("session_closed");

@@ -116,6 +116,12 @@ public final class JplBackend implements PrologBackend {
         return listener;
     }
 
+    /** {@code JplBackend[swipl /usr/bin/swipl, 2 sessions open]}, or {@code closed}. */
+    @Override
+    public String toString() {
+        return "JplBackend[swipl " + swiplPath() + ", " + (closed ? "closed" : sessions.size() + " sessions open") + "]";
+    }
+
     /** The {@code swipl} whose installation the embedded Prolog runs from. */
     public Path swiplPath() {
         return runtime.installation().swipl();

@@ -241,6 +241,13 @@ public final class ProcessBackend implements PrologBackend {
         }
     }
 
+    /** {@code ProcessBackend[swipl /usr/bin/swipl, 2 sessions open, 3 children]}, or {@code closed}. */
+    @Override
+    public String toString() {
+        return "ProcessBackend[swipl " + swipl + ", " + (closed ? "closed"
+                : sessions.size() + " sessions open, " + children.size() + " children") + "]";
+    }
+
     /** The saved state children start from; empty when it could not be built (they load the source). */
     Optional<Path> savedState() {
         return Optional.ofNullable(savedState);

@@ -37,7 +37,9 @@ public final class ToolStack implements AutoCloseable {
     private ToolStack(ServerOptions options, PrologBackend backend) {
         this.options = options;
         this.backend = backend;
-        SessionOptions sessions = SessionOptions.builder().sandboxed(options.sandboxed()).build();
+        // The PrologMCP contract: discontiguous declarations are injected for predicates whose clauses are apart.
+        SessionOptions sessions = SessionOptions.builder().sandboxed(options.sandboxed())
+                .declareDiscontiguous(true).build();
         this.registry = SessionRegistry.builder(backend).maxSessions(options.maxSessions())
                 .idleTtl(options.idleTtl()).sessionOptions(sessions).build();
         RuleBaseStore store = options.ruleBases().map(RuleBaseStore::directory).orElseGet(RuleBaseStore::defaultStore);

@@ -109,6 +109,18 @@ class McpServerTest {
     }
 
     @Test
+    void clausesApartAreDeclaredDiscontiguousAsThePrologMcpContractSays() {
+        JsonNode r = server.ok("consult_text", "source_text", "likes(ann, tea).\nperson(ann).\nlikes(bob, tea).\n");
+        assertThat(r.toString()).doesNotContain("not together");
+        assertThat(r.get("messages")).anySatisfy(m -> {
+            assertThat(m.get("kind").asText()).isEqualTo("discontiguous");
+            assertThat(m.get("severity").asText()).isEqualTo("info");
+            assertThat(m.get("message").asText()).contains("likes/2");
+        });
+        server.ok("close_session", "load_id", r.get("load_id").asText());
+    }
+
+    @Test
     void failuresAreErrorResultsHoldingTheToolsJson() {
         JsonNode unknown = server.failure("run_goal", "load_id", "no-such-session", "goal", "true");
         assertThat(unknown.get("ok").asBoolean()).isFalse();

@@ -110,4 +110,35 @@ class PlunitTestsTest {
                 .hasMessageContaining("has no plunit tests");
         assertThatThrownBy(() -> PlunitTests.resource("prolog/nope.pl")).hasMessageContaining("prolog/nope.pl");
     }
+
+    @Test
+    void textThatIsNotUtf8IsAnErrorNamingTheResourceAndTheEncoding() {
+        assertThatThrownBy(() -> PlunitTests.resource("prolog/latin1.pl"))
+                .isInstanceOf(io.prologtool.PrologToolException.class)
+                .hasMessageContaining("prolog/latin1.pl").hasMessageContaining("UTF-8");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsAnErrorNamingTheFile(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("latin.pl");
+        Files.write(f, new byte[] {'a', '(', '\'', 'J', 'o', 's', (byte) 0xE9, '\'', ')', '.', '\n'});
+        assertThatThrownBy(() -> PlunitTests.file(f)).isInstanceOf(io.prologtool.PrologToolException.class)
+                .hasMessageContaining("latin.pl").hasMessageContaining("UTF-8");
+    }
+
+    @Test
+    void anEncodingReadsTextInIt() {
+        List<DynamicNode> nodes = PlunitTests.resource("prolog/latin1.pl", java.nio.charset.StandardCharsets.ISO_8859_1)
+                .backend(backend).dynamicTests().toList();
+        assertThat(nodes).extracting(DynamicNode::getDisplayName).containsExactly("l");
+        DynamicTest t = (DynamicTest) ((DynamicContainer) nodes.get(0)).getChildren().findFirst().orElseThrow();
+        assertThatCode(t.getExecutable()::execute).as("José has four characters").doesNotThrowAnyException();
+    }
+
+    @Test
+    void theTimeLimitBoundsTheRun() {
+        List<DynamicNode> nodes = PlunitTests.text("slow.pl", ":- begin_tests(s).\ntest(loop) :- repeat, fail.\n"
+                + ":- end_tests(s).\n").backend(backend).timeLimit(java.time.Duration.ofSeconds(1)).dynamicTests().toList();
+        assertThat(nodes).extracting(DynamicNode::getDisplayName).contains("run_tests");
+    }
 }

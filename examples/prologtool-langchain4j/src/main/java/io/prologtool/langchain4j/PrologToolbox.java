@@ -62,42 +62,77 @@ import java.util.Set;
  *       throw by default).</li>
  * </ul>
  *
- * Thread-safe; the sessions live in the {@link PrologTools}' registry, addressed by {@code load_id}.
+ * The tools that write to disk, {@value #SAVE_RULE_BASE} and {@value #DELETE_RULE_BASE} (they change
+ * the rule base folder every session reads), are offered only when asked: by
+ * {@link #withRuleBaseWrites()}, or by naming them in {@link #tools(String...)}.
+ *
+ * <p>Thread-safe; the sessions live in the {@link PrologTools}' registry, addressed by {@code load_id}.
  */
 public final class PrologToolbox {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
 
+    /** The tool that saves a rule base to disk. */
+    public static final String SAVE_RULE_BASE = "save_rule_base";
+    /** The tool that deletes a rule base from disk. */
+    public static final String DELETE_RULE_BASE = "delete_rule_base";
+    private static final Set<String> DISK_WRITES = Set.of(SAVE_RULE_BASE, DELETE_RULE_BASE);
+
     private final PrologTools tools;
+    private final boolean ruleBaseWrites;
     private final Map<ToolSpecification, ToolExecutor> all;
     private final Map<String, ToolSpecification> byName;
 
-    private PrologToolbox(PrologTools tools) {
+    private PrologToolbox(PrologTools tools, boolean ruleBaseWrites) {
         this.tools = tools;
+        this.ruleBaseWrites = ruleBaseWrites;
         Map<ToolSpecification, ToolExecutor> m = new LinkedHashMap<>();
         Map<String, ToolSpecification> names = new LinkedHashMap<>();
         for (ToolSpec spec : tools.specs()) {
             ToolSpecification s = specification(spec);
-            m.put(s, new Executor());
+            if (ruleBaseWrites || !DISK_WRITES.contains(s.name())) {
+                m.put(s, new Executor());
+            }
             names.put(s.name(), s);
         }
         this.all = Collections.unmodifiableMap(m);
         this.byName = Collections.unmodifiableMap(names);
     }
 
-    /** The toolbox over {@code tools}; closing {@code tools} stays the caller's job. */
+    /**
+     * The toolbox over {@code tools}, without the tools that write to disk ({@link #withRuleBaseWrites()}
+     * adds them); closing {@code tools} stays the caller's job.
+     */
     public static PrologToolbox of(PrologTools tools) {
-        return new PrologToolbox(Objects.requireNonNull(tools, "tools"));
+        return new PrologToolbox(Objects.requireNonNull(tools, "tools"), false);
     }
 
-    /** Every tool, in {@link PrologTools#specs()} order, for {@code AiServices.builder(..).tools(map)}. */
+    /**
+     * This toolbox with the tools that write to disk as well: {@value #SAVE_RULE_BASE} and
+     * {@value #DELETE_RULE_BASE}, which change the rule base folder that every session of the
+     * {@link PrologTools} reads.
+     */
+    public PrologToolbox withRuleBaseWrites() {
+        return ruleBaseWrites ? this : new PrologToolbox(tools, true);
+    }
+
+    /** True when the toolbox offers the tools that write to disk ({@link #withRuleBaseWrites()}). */
+    public boolean offersRuleBaseWrites() {
+        return ruleBaseWrites;
+    }
+
+    /**
+     * Every tool it offers, in {@link PrologTools#specs()} order, for {@code AiServices.builder(..).tools(map)}:
+     * all of them but the tools that write to disk, unless {@link #withRuleBaseWrites()}.
+     */
     public Map<ToolSpecification, ToolExecutor> tools() {
         return all;
     }
 
     /**
-     * Only the named tools, e.g. {@code tools("consult_text", "run_goal", "close_session")}.
+     * Only the named tools, e.g. {@code tools("consult_text", "run_goal", "close_session")}. Naming a
+     * tool that writes to disk asks for it: it is given whether or not {@link #withRuleBaseWrites()}.
      *
      * @throws IllegalArgumentException for a name that is not a tool
      */
@@ -108,14 +143,14 @@ public final class PrologToolbox {
             if (s == null) {
                 throw new IllegalArgumentException("no tool '" + n + "'; the tools are " + byName.keySet());
             }
-            m.put(s, all.get(s));
+            m.put(s, all.getOrDefault(s, new Executor()));
         }
         return Collections.unmodifiableMap(m);
     }
 
-    /** The specifications alone, in order. */
+    /** The specifications alone of the tools it offers ({@link #tools()}), in order. */
     public List<ToolSpecification> specifications() {
-        return List.copyOf(byName.values());
+        return List.copyOf(all.keySet());
     }
 
     /**

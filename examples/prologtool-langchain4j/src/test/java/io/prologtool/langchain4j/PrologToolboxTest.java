@@ -115,7 +115,7 @@ class PrologToolboxTest {
         assertThat(script.remaining()).isZero();
         ChatRequest first = script.requests().get(0);
         assertThat(first.toolSpecifications()).extracting(ToolSpecification::name)
-                .containsExactlyElementsOf(tools.specs().stream().map(ToolSpec::name).toList());
+                .containsExactlyElementsOf(offeredByDefault());
         assertThat(tools.openSessions()).isEqualTo(1);
     }
 
@@ -151,7 +151,7 @@ class PrologToolboxTest {
     @Test
     void specificationsComeFromTheToolLayersSchemas() {
         List<ToolSpec> specs = tools.specs();
-        List<ToolSpecification> converted = toolbox.specifications();
+        List<ToolSpecification> converted = toolbox.withRuleBaseWrites().specifications();
         assertThat(converted).extracting(ToolSpecification::name)
                 .containsExactlyElementsOf(specs.stream().map(ToolSpec::name).toList())
                 .startsWith("consult_text", "run_goal", "inspect_predicate", "get_source", "replace_predicate",
@@ -184,7 +184,7 @@ class PrologToolboxTest {
     void strictToolSpecificationsShowRangesAndNullMeansTheDefault() {
         List<dev.langchain4j.model.openai.internal.chat.Tool> strict =
                 dev.langchain4j.model.openai.internal.OpenAiUtils.toTools(toolbox.specifications(), true);
-        assertThat(strict).hasSize(tools.specs().size());
+        assertThat(strict).hasSize(tools.specs().size() - 2);
         for (int i = 0; i < strict.size(); i++) {
             var f = strict.get(i).function();
             JsonNode params = ScriptedChatModel.JSON.valueToTree(f.parameters());
@@ -288,5 +288,25 @@ class PrologToolboxTest {
 
     private static ToolExecutionRequest request(String tool, String arguments) {
         return ToolExecutionRequest.builder().id("call-" + (++ids)).name(tool).arguments(arguments).build();
+    }
+
+    private List<String> offeredByDefault() {
+        return tools.specs().stream().map(ToolSpec::name)
+                .filter(n -> !n.equals("save_rule_base") && !n.equals("delete_rule_base")).toList();
+    }
+
+    @Test
+    void theToolsThatWriteToDiskAreOfferedOnlyWhenAsked() {
+        assertThat(toolbox.offersRuleBaseWrites()).isFalse();
+        assertThat(toolbox.specifications()).extracting(ToolSpecification::name)
+                .containsExactlyElementsOf(offeredByDefault())
+                .doesNotContain("save_rule_base", "delete_rule_base").contains("list_rule_bases", "get_rule_base");
+        assertThat(toolbox.tools().keySet()).extracting(ToolSpecification::name).doesNotContain("save_rule_base");
+        PrologToolbox writing = toolbox.withRuleBaseWrites();
+        assertThat(writing.offersRuleBaseWrites()).isTrue();
+        assertThat(writing.tools().keySet()).extracting(ToolSpecification::name)
+                .containsExactlyElementsOf(tools.specs().stream().map(ToolSpec::name).toList());
+        assertThat(toolbox.tools("run_goal", "save_rule_base").keySet()).extracting(ToolSpecification::name)
+                .containsExactly("run_goal", "save_rule_base");
     }
 }

@@ -65,7 +65,9 @@ public final class FormalizerAgent {
         this.registry = b.registry;
         this.formalizer = Objects.requireNonNull(b.formalizer, "formalizer: set one with Builder.formalizer(...)");
         this.maxAttempts = b.maxAttempts;
-        this.sessionOptions = b.sessionOptions;
+        this.sessionOptions = b.sessionOptions != null ? b.sessionOptions
+                : b.formalizer instanceof LlmFormalizer
+                ? SessionOptions.builder().declareDiscontiguous(true).build() : SessionOptions.defaults();
         this.timeLimit = b.timeLimit;
         this.maxDepth = b.maxDepth;
         this.maxInferences = b.maxInferences;
@@ -216,12 +218,15 @@ public final class FormalizerAgent {
     /**
      * Asks the formalizer; an exception it throws (the model call failed) becomes a
      * {@link Formalization.Malformed} whose message starts with {@value #MODEL_ERROR}, so the attempt
-     * is recorded as failed and the agent goes on.
+     * is recorded as failed and the agent goes on. A {@link ModelUnreachableException} is thrown on: no
+     * attempt could succeed.
      */
     private Formalization formalize(Problem problem, List<Attempt> previous) {
         Formalization f;
         try {
             f = formalizer.formalize(problem, previous);
+        } catch (ModelUnreachableException e) {
+            throw e;                    // no attempt can succeed: stop, with one message naming the URL
         } catch (RuntimeException e) {
             String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             return new Formalization.Malformed(MODEL_ERROR + why, "", Optional.empty());
@@ -302,7 +307,7 @@ public final class FormalizerAgent {
         private final SessionRegistry registry;
         private Formalizer formalizer;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private SessionOptions sessionOptions = SessionOptions.defaults();
+        private SessionOptions sessionOptions;
         private Duration timeLimit = Duration.ofSeconds(10);
         private long maxDepth = GoalRequest.DEFAULT_MAX_DEPTH;
         private long maxInferences = -1;
@@ -326,7 +331,13 @@ public final class FormalizerAgent {
             return this;
         }
 
-        /** Options of the sessions the agent opens (default {@link SessionOptions#defaults()}). */
+        /**
+         * Options of the sessions the agent opens. Default: {@link SessionOptions#defaults()}, with
+         * {@link SessionOptions#declareDiscontiguous()} on for an {@link LlmFormalizer} (the paper's prompt
+         * tells the model that discontiguous declarations are injected, so a program in sentence order
+         * loads without warnings); a {@link TemplateFormalizer} groups clauses by predicate and needs no
+         * extra pass over its texts.
+         */
         public Builder sessionOptions(SessionOptions options) {
             this.sessionOptions = Objects.requireNonNull(options, "options");
             return this;

@@ -98,6 +98,7 @@ public final class LlmFormalizer implements Formalizer {
 
     private final ChatModel model;
     private final String systemPrompt;
+    private final String endpoint;
 
     /** A formalizer over {@code model} with the paper's prompt. */
     public LlmFormalizer(ChatModel model) {
@@ -106,8 +107,17 @@ public final class LlmFormalizer implements Formalizer {
 
     /** A formalizer over {@code model} with another system prompt (it must ask for the same two tags). */
     public LlmFormalizer(ChatModel model, String systemPrompt) {
+        this(model, systemPrompt, "the model provider's default URL");
+    }
+
+    /**
+     * A formalizer over {@code model} with {@code systemPrompt}; {@code endpoint} (the model's base URL)
+     * names it when it cannot be reached ({@link ModelUnreachableException}).
+     */
+    public LlmFormalizer(ChatModel model, String systemPrompt, String endpoint) {
         this.model = Objects.requireNonNull(model, "model");
         this.systemPrompt = Objects.requireNonNull(systemPrompt, "systemPrompt");
+        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     }
 
     @Override
@@ -124,7 +134,8 @@ public final class LlmFormalizer implements Formalizer {
      * Asks the model. The conversation is the system prompt, the problem, and for each earlier attempt
      * the model's reply and the error it led to ({@link AttemptError#feedback()}); an attempt whose model
      * call failed ({@link AttemptError.Stage#MODEL}) had no reply and is left out. A failing model call
-     * throws here; {@link FormalizerAgent} records it as a failed attempt.
+     * throws here; {@link FormalizerAgent} records it as a failed attempt, except a model that cannot be
+     * reached at all ({@link ModelUnreachableException}, naming the endpoint), which ends the run.
      */
     @Override
     public Formalization formalize(Problem problem, List<Attempt> previous) {
@@ -142,7 +153,15 @@ public final class LlmFormalizer implements Formalizer {
             messages.add(UserMessage.from(a.error().map(AttemptError::feedback)
                     .orElse("That attempt gave no answer. Reply again in the same format.")));
         }
-        ChatResponse response = model.chat(ChatRequest.builder().messages(messages).build());
+        ChatResponse response;
+        try {
+            response = model.chat(ChatRequest.builder().messages(messages).build());
+        } catch (RuntimeException e) {
+            if (ModelUnreachableException.isUnreachable(e)) {
+                throw new ModelUnreachableException(endpoint, e);
+            }
+            throw e;
+        }
         String text = response.aiMessage() == null || response.aiMessage().text() == null
                 ? "" : response.aiMessage().text();
         return parse(text, tokens(response.tokenUsage()));

@@ -179,4 +179,39 @@ class LlmFormalizerTest {
     private static ChatMessage last(ChatRequest req) {
         return req.messages().get(req.messages().size() - 1);
     }
+
+    @Test
+    void aModelThatCannotBeReachedStopsTheAgentWithOneMessageNamingTheUrl() {
+        ScriptedChatModel model = new ScriptedChatModel(req -> {
+            throw new RuntimeException(new java.net.ConnectException("Connection refused"));
+        });
+        FormalizerAgent agent = FormalizerAgent.builder(registry)
+                .formalizer(new LlmFormalizer(model, LlmFormalizer.PAPER_PROMPT, "http://localhost:1/v1")).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent.solve(FIONA))
+                .isInstanceOf(ModelUnreachableException.class)
+                .hasMessageContaining("http://localhost:1/v1").hasMessageContaining("Connection refused");
+        assertThat(model.requests()).as("one call, not five attempts").hasSize(1);
+    }
+
+    @Test
+    void theFormalizersSessionsDeclareDiscontiguousPredicates() {
+        String sentenceOrder = """
+                <prolog>
+                smart(fiona).
+                kind(fiona).
+                smart(bob).
+                kind(bob) :- .
+                </prolog>
+                <goal_true>?- smart(bob).</goal_true>""";
+        ScriptedChatModel model = new ScriptedChatModel(
+                req -> AiMessage.from(sentenceOrder),
+                req -> {
+                    String feedback = ((UserMessage) last(req)).singleText();
+                    assertThat(feedback).contains("syntax_error").doesNotContain("not together");
+                    return AiMessage.from(sentenceOrder.replace("kind(bob) :- .", "kind(bob)."));
+                });
+        Solution s = FormalizerAgent.builder(registry).formalizer(new LlmFormalizer(model)).build().solve(FIONA);
+        assertThat(s.answer()).isEqualTo(Verdict.TRUE);
+        assertThat(s.attemptCount()).isEqualTo(2);
+    }
 }
