@@ -57,7 +57,7 @@ public record ConsultResult(List<Diagnostic> messages, String output, boolean ou
 
     /** This result with every diagnostic naming {@code file} ({@link Diagnostic#file()}). */
     public ConsultResult inFile(String file) {
-        return new ConsultResult(messages.stream().map(d -> d.inFile(file)).toList(), output, outputTruncated);
+        return new ConsultResult(messages.stream().map(d -> d.inFile(file)).toList(), output, outputTruncated, cost);
     }
 
     /** The error diagnostics only. */

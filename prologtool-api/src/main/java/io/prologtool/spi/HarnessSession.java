@@ -191,20 +191,21 @@ public final class HarnessSession implements PrologSession {
 
     @Override
     public ConsultResult consult(String text) {
-        return observedConsult(text, null);
+        return observedConsult(text, null, null);
     }
 
     @Override
     public ConsultResult consult(String text, boolean staticCheck) {
-        return observedConsult(text, staticCheck);
+        return observedConsult(text, staticCheck, null);
     }
 
-    private ConsultResult observedConsult(String text, Boolean staticCheck) {
+    /** {@code directory}: the folder relative loads in the text resolve against; null, none. */
+    private ConsultResult observedConsult(String text, Boolean staticCheck, String directory) {
         long start = System.nanoTime();
         Object context = listening ? started("consult") : null;
         ConsultResult r;
         try {
-            r = consultChecked(text, staticCheck);
+            r = consultChecked(text, staticCheck, directory);
         } catch (RuntimeException e) {
             failed("consult", start, context, e);
             throw e;
@@ -225,15 +226,10 @@ public final class HarnessSession implements PrologSession {
         java.nio.file.Path abs = file.toAbsolutePath().normalize();
         String text = io.prologtool.SourceFiles.read(abs);
         java.nio.file.Path dir = abs.getParent();
-        return consultChecked(text, null, dir == null ? null : dir.toString()).inFile(abs.toString());
+        return observedConsult(text, null, dir == null ? null : dir.toString()).inFile(abs.toString());
     }
 
     /** {@code staticCheck} null: the harness follows the session's option. */
-    private ConsultResult consultChecked(String text, Boolean staticCheck) {
-        return consultChecked(text, staticCheck, null);
-    }
-
-    /** {@code directory}: the folder relative loads in the text resolve against; null, none. */
     private ConsultResult consultChecked(String text, Boolean staticCheck, String directory) {
         Objects.requireNonNull(text, "text");
         Optional<PrologError> tooLong = tooLong("text", text);
@@ -243,14 +239,14 @@ public final class HarnessSession implements PrologSession {
                     tooLong.get().message(), 0, 0)), "", false);
         }
         try {
-            return consultLocked(text, staticCheck);
+            return consultLocked(text, staticCheck, directory);
         } catch (HarnessCancelledException e) {
             return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, "load_error",
                     "cancelled: the consult was cancelled before it started; nothing was loaded", 0, 0)), "", false);
         }
     }
 
-    private ConsultResult consultLocked(String text, Boolean staticCheck) {
+    private ConsultResult consultLocked(String text, Boolean staticCheck, String directory) {
         return locked(() -> {
             ObjectNode req = consultRequest(text, staticCheck);
             if (directory != null) {
