@@ -129,7 +129,8 @@ public abstract class ObservabilityConformanceTest extends BackendFixture {
     @Test
     void aQuerysFetchCountsItsOwnWork() {
         session.consult(LOOP);
-        try (io.prologtool.Query q = session.goal("member(N, [10, 1200000]), loop(N)").maxDepth(Integer.MAX_VALUE)
+        // A fetch looks one answer ahead: the first finds 10 and 20, the second gives 20 and finds 1,200,000.
+        try (io.prologtool.Query q = session.goal("member(N, [10, 20, 1200000]), loop(N)").maxDepth(Integer.MAX_VALUE)
                 .timeLimit(Duration.ofSeconds(60)).query()) {
             GoalResult small = q.fetch(1);
             GoalResult busy = q.fetch(1);
