@@ -219,22 +219,22 @@ unbound_iso(Goal) :-
 %   library(sandbox) proves a call of an ISO built-in safe from its tables
 %   of ISO built-ins (safe_primitive(write(_)), safe_meta(catch(0,*,0)))
 %   when SWI-Prolog flags it ISO. Library code (dif/2, clpfd, ...) calls
-%   the unbound ones resolved to system's: these two hooks answer for
-%   them as the tables do. (A session's own call resolves to the guard,
-%   which the hooks below answer for.) The safe_primitive/1 rule goes in
-%   through compile_aux_clauses/1: library(sandbox)'s term expansion of
-%   safe_primitive/1 clauses wants a declaration of one built-in, and
-%   drops a rule over many.
-:- multifile sandbox:safe_primitive/1, sandbox:safe_meta/2.
-:- compile_aux_clauses([ (sandbox:safe_primitive(M:Goal) :-
-                             atom(M),
-                             prologtool_harness:unbound_iso(Goal),
-                             sandbox:safe_primitive(Goal)) ]).
+%   the unbound ones resolved to system's: this hook answers for
+%   them as the tables do, through safe_meta/2 (a safe_primitive/1 rule
+%   over many built-ins is not a declaration library(sandbox) accepts:
+%   it reports it as invalid whenever it checks its declarations, as in
+%   every child restored from the saved state). A session's own call
+%   resolves to the guard, which the hooks below answer for.
+:- multifile sandbox:safe_meta/2.
 sandbox:safe_meta(M:Goal, Called) :-
     atom(M),
     M \== prologtool_guard,
     unbound_iso(Goal),
-    sandbox:safe_meta_call(Goal, M, Called).
+    (   sandbox:safe_meta_call(Goal, M, Called0)
+    ->  Called = Called0
+    ;   sandbox:safe_primitive(Goal)
+    ->  Called = []
+    ).
 
 %   Sandboxed sessions: a guard is exactly as safe as the built-in it
 %   guards, and calls what that built-in would call. halt/0,1

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,7 +40,7 @@ class JplLocaleTest {
         assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.ANSWERED);
         // The library's own log lines (the backend's start, at INFO) are not what this test is about.
         String printed = out.lines().filter(l -> !l.startsWith("INFO io.prologtool."))
-                .collect(java.util.stream.Collectors.joining("\n")).strip();
+                .collect(Collectors.joining("\n")).strip();
         assertThat(printed).as("the child's standard output and error").isEqualTo("CLOSED " + JplChildMain.QUERIES);
     }
 }
