@@ -86,7 +86,7 @@ final class HarnessQuery implements Query {
             ended(PrologError.of("cursor_closed", "the query was cancelled during a fetch; open it again"));
             boolean interrupted = Thread.interrupted();
             try {
-                session.closeCancelledQuery(this);
+                session.closeQuery(this);
             } finally {
                 if (interrupted) {
                     Thread.currentThread().interrupt();

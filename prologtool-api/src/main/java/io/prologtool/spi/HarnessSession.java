@@ -602,26 +602,6 @@ public final class HarnessSession implements PrologSession {
         });
     }
 
-    /** Closes the cursor of a query whose fetch was cancelled, if it still lives (the fetch never reached it). */
-    void closeCancelledQuery(HarnessQuery q) {
-        try {
-            locked(() -> {
-                if (transport.isAlive() && crashes == q.epoch()) {
-                    ObjectNode req = request("query_close");
-                    req.put("cursor", q.cursor());
-                    try {
-                        transport.call(req, ADMIN_TIMEOUT);
-                    } catch (PrologToolException ignored) {
-                        // the Prolog is gone or stopped: so is the cursor
-                    }
-                }
-                return null;
-            });
-        } catch (PrologToolException ignored) {
-            // closed meanwhile: its cursors went with it
-        }
-    }
-
     private GoalResult fetchQueryLocked(HarnessQuery q, int n) {
         return locked(() -> {
             if (crashes != q.epoch() || !transport.isAlive()) {
@@ -671,8 +651,8 @@ public final class HarnessSession implements PrologSession {
                 }
                 return null;
             });
-        } catch (SessionClosedException ignored) {
-            // closed meanwhile: its cursors went with it
+        } catch (PrologToolException ignored) {
+            // closed meanwhile (its cursors went with it), or this call cancelled: the cursor closes with the session
         }
     }
 

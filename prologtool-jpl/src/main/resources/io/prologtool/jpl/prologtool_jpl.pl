@@ -88,22 +88,22 @@ request(Ticket, RequestText, ReplyText) :-
 
 %   start_request(+Ticket, +Me): register the request, and take over a
 %   cancel that came before it was registered (cancel/1), for the harness
-%   to act on when the request reaches its dispatch.
+%   to act on when the request reaches its dispatch. The thread's pending
+%   cancel is set before the request is registered, under the mutex that
+%   cancel/1 takes: a cancel that comes once it is registered is a signal
+%   whose cancel_strike/1 may set the pending cancel at once, and setting
+%   it after that would lose it.
 start_request(Ticket, Me) :-
     with_mutex(prologtool_jpl_cancel,
-               ( assertz(running(Ticket, Me)),
-                 (   retract(cancelled_early(Ticket))
-                 ->  Early = true
-                 ;   Early = false
+               ( (   retract(cancelled_early(Ticket))
+                 ->  nb_setval('$pt_cancel_pending', prologtool_jpl:running(Ticket, _))
+                 ;   nb_setval('$pt_cancel_pending', [])
                  ),
+                 assertz(running(Ticket, Me)),
                  (   cancelled_early(_)
                  ->  prune_early(Ticket)
                  ;   true
-                 ) )),
-    (   Early == true
-    ->  nb_setval('$pt_cancel_pending', prologtool_jpl:running(Ticket, _))
-    ;   nb_setval('$pt_cancel_pending', [])
-    ).
+                 ) )).
 
 %   Cancels that came too late (their request had ended) are dropped once
 %   requests far past them run: tickets grow, and calls start in order.
