@@ -95,7 +95,7 @@ final class JplTransport implements HarnessTransport {
                 throw new PrologToolException("all " + runtime.workers() + " engines of the embedded SWI-Prolog "
                         + "stayed busy for " + queueTimeout.toMillis() + " ms; the call was withdrawn");
             }
-            return reply(id, call.await(timeout));
+            return reply(id, cancellable ? awaitCancellable(call, timeout) : call.await(timeout));
         } catch (TimeoutException e) {
             throw new HarnessTimeoutException("no reply within " + timeout.toMillis() + " ms; the goal is "
                     + "being interrupted and the session goes on");
@@ -119,6 +119,32 @@ final class JplTransport implements HarnessTransport {
             }
         }
     }
+
+    /**
+     * The reply of a running call that can be cancelled. A cancel is delivered again every
+     * {@link #CANCEL_AGAIN} for as long as the call runs after it: the one delivery the harness could
+     * miss (a cancel meeting the request as it starts) is then never what decides whether it stops.
+     */
+    private String awaitCancellable(JplRuntime.Call call, Duration timeout)
+            throws InterruptedException, TimeoutException, ExecutionException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            try {
+                return call.await(Duration.ofNanos(Math.min(left, CANCEL_AGAIN.toNanos())));
+            } catch (TimeoutException slice) {
+                if (cancelling) {
+                    runtime.cancel(call);
+                }
+            }
+        }
+    }
+
+    /** How often a cancel is delivered again to a call that still runs after it. */
+    private static final Duration CANCEL_AGAIN = Duration.ofMillis(100);
 
     /** The reply of a call that was cancelled, waited for up to {@code deadline} whatever interrupts come. */
     private static String awaitCancelled(JplRuntime.Call call, long deadline) {
