@@ -37,6 +37,8 @@ class BenchmarksTest {
     private static final Set<String> EXPECTED_ROWS = Set.of("cycle/jpl", "cycle_floor/swipl", "cycle_warm_pool/process",
             "cycle_child_per_open/process", "cycle_isolated_warm_pool/process", "cycle_isolated_child_per_open/process",
             "roundtrip/jpl", "roundtrip/process", "harness_work/harness", "harness_work_without_three/harness",
+            "observed_roundtrip/jpl", "observed_roundtrip/process", "traced_roundtrip/jpl", "traced_roundtrip/process",
+            "cancel_stop/jpl", "cancel_stop/process",
             "query_fetch/jpl", "query_fetch/process",
             "query_life/jpl", "query_life/process", "fork/jpl", "fork/process", "consult_check/jpl", "consult_check/process",
             "history_consult/jpl", "history_consult/process", "history_tests/jpl", "history_tests/process",
@@ -115,6 +117,8 @@ class BenchmarksTest {
         assertThat(targets).containsOnly(Map.entry("cycle/jpl", "< 0.4 ms"), Map.entry("cycle_warm_pool/process", "< 2 ms"),
                 Map.entry("roundtrip/jpl", "<= 5x floor"), Map.entry("roundtrip/process", "<= floor + 30 µs"),
                 Map.entry("harness_work/harness", "< 15 µs"),
+                // the Micrometer binding against the same round trip without it (ObservedRoundTrips)
+                Map.entry("observed_roundtrip/jpl", "<= 1.05x floor"), Map.entry("observed_roundtrip/process", "<= 1.05x floor"),
                 Map.entry("consult_check/jpl", "<= 1.2x floor"), Map.entry("consult_check/process", "<= 1.2x floor"),
                 // a session's history must not slow its next request (SessionHistory)
                 Map.entry("history_consult/jpl", "<= 1.2x floor"), Map.entry("history_consult/process", "<= 1.2x floor"),
@@ -210,10 +214,10 @@ class BenchmarksTest {
         assertThatThrownBy(() -> Benchmarks.Options.parse("--out")).hasMessageContaining("--out needs");
         assertThat(Benchmarks.Options.parse("--only cycles").only()).contains("cycles");
         assertThat(Benchmarks.Options.parse("--only", "roundtrip").only()).contains("roundtrip");
-        assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "fetch", "fork", "mcp",
-                "check", "history", "execute", "pararule", "memory");
+        assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "observed", "fetch", "fork",
+                "cancel", "mcp", "check", "history", "execute", "pararule", "memory");
         assertThatThrownBy(() -> Benchmarks.Options.parse("--only", "everything"))
-                .hasMessageContaining("cycles, roundtrip, fetch");
+                .hasMessageContaining("cycles, roundtrip, observed, fetch");
     }
 
     @Test
