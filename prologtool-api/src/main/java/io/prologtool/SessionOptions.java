@@ -2,6 +2,7 @@ package io.prologtool;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Settings fixed when a session opens. Immutable; build with {@link #builder()}.
@@ -39,6 +40,7 @@ public final class SessionOptions {
     private final long stackLimitBytes;
     private final int maxOutputChars;
     private final Duration consultTimeLimit;
+    private final Duration testTimeLimit;
     private final boolean sandboxed;
     private final int maxSourceChars;
     private final RuleBaseStore ruleBases;
@@ -65,6 +67,7 @@ public final class SessionOptions {
         this.stackLimitBytes = b.stackLimitBytes;
         this.maxOutputChars = b.maxOutputChars;
         this.consultTimeLimit = b.consultTimeLimit;
+        this.testTimeLimit = b.testTimeLimit;
         this.sandboxed = b.sandboxed;
     }
 
@@ -91,6 +94,15 @@ public final class SessionOptions {
     /** How long loading one text may take. */
     public Duration consultTimeLimit() {
         return consultTimeLimit;
+    }
+
+    /**
+     * How long each plunit test that {@link PrologSession#runTests(String)} runs may take: a test past it
+     * fails with "time limit exceeded" and the run goes on with the next test; empty (the default) for
+     * no limit per test. The whole run is bounded by {@link #consultTimeLimit()} either way.
+     */
+    public Optional<Duration> testTimeLimit() {
+        return Optional.ofNullable(testTimeLimit);
     }
 
     /** Cap on the length of one text the session is given; longer ones are refused, nothing runs. */
@@ -197,7 +209,8 @@ public final class SessionOptions {
     @Override
     public String toString() {
         return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars
-                + ", consultTimeLimit=" + consultTimeLimit + ", sandboxed=" + sandboxed
+                + ", consultTimeLimit=" + consultTimeLimit
+                + (testTimeLimit != null ? ", testTimeLimit=" + testTimeLimit : "") + ", sandboxed=" + sandboxed
                 + ", maxSourceChars=" + maxSourceChars + ", clauseSpaceBytes=" + clauseSpaceBytes
                 + ", maxAtomChars=" + maxAtomChars + ", tableSpaceBytes=" + tableSpaceBytes + ", maxOpenStreams=" + maxOpenStreams
                 + ", allowThreads=" + allowThreads
@@ -210,6 +223,7 @@ public final class SessionOptions {
         private long stackLimitBytes = DEFAULT_STACK_LIMIT;
         private int maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS;
         private Duration consultTimeLimit = DEFAULT_CONSULT_TIME_LIMIT;
+        private Duration testTimeLimit;
         private boolean sandboxed;
         private int maxSourceChars = DEFAULT_MAX_SOURCE_CHARS;
         private long clauseSpaceBytes = DEFAULT_CLAUSE_SPACE;
@@ -327,6 +341,17 @@ public final class SessionOptions {
         /** Time limit for one consult: at least 1 ms, at most {@link GoalRequest#MAX_TIME_LIMIT} (365 days). */
         public Builder consultTimeLimit(Duration limit) {
             this.consultTimeLimit = GoalRequest.checkTimeLimit("consultTimeLimit", limit);
+            return this;
+        }
+
+        /**
+         * Time limit for each plunit test of {@link PrologSession#runTests(String)}: at least 1 ms, at most
+         * {@link GoalRequest#MAX_TIME_LIMIT} (365 days); a test past it fails with "time limit exceeded"
+         * and the run goes on. Without it (the default) only the whole run is bounded
+         * ({@link #consultTimeLimit(Duration)}).
+         */
+        public Builder testTimeLimit(Duration limit) {
+            this.testTimeLimit = GoalRequest.checkTimeLimit("testTimeLimit", limit);
             return this;
         }
 

@@ -29,7 +29,9 @@
 %
 %   Consult the optional plunit text of Req into the session, then (unless
 %   `run` is false) run every unit of the session, all within one
-%   `time_limit`. Reply: passed, failed, skipped, total, results,
+%   `time_limit`, and each test within `test_time_limit` when it is given
+%   (a test past it fails with "time limit exceeded", and the run goes on
+%   with the next test). Reply: passed, failed, skipped, total, results,
 %   messages (the diagnostics of loading the text), output (what plunit
 %   printed) and, when the tests could not run to the end, error.
 
@@ -40,16 +42,25 @@ request(run_tests, Req, Pairs) :-
     option_value(Req, run, true, Run),
     must_be(boolean, Run),
     option_value(Req, time_limit, 30, TimeLimit),
+    option_value(Req, test_time_limit, none, TestLimit),
     option_value(Req, max_output, 65536, MaxOut),
     must_be_time_limit(TimeLimit),
+    (   TestLimit == none
+    ->  true
+    ;   must_be_time_limit(TestLimit)
+    ),
     must_be(nonneg, MaxOut),
     get_time(T0),
     load_test_text(M, Text, Req, Diags, LoadOutput, LoadCut),
     (   Run == true
     ->  get_time(T1),
         Remaining is TimeLimit - (T1 - T0),
-        run_session_tests(M, TimeLimit, Remaining, MaxOut,
-                          Results, RunOutput, Cut0, ErrorPairs)
+        setup_call_cleanup(
+            nb_setval('$pt_test_limit', TestLimit),
+            run_session_tests(M, TimeLimit, Remaining, MaxOut,
+                              Results, RunOutput, Cut0, ErrorPairs),
+            ( test_alarm_stop,
+              nb_setval('$pt_test_limit', none) ))
     ;   Results = [], RunOutput = "", Cut0 = false, ErrorPairs = []
     ),
     test_tally(Results, Passed, Failed, Skipped),
@@ -422,6 +433,47 @@ tests_overtime :-
         Status \== done
     ->  alarm(0.05, prologtool_harness:tests_overtime, Next, [remove(true)]),
         nb_setval('$pt_tests_timer', timer(timed_out, Next)),
+        throw(time_limit_exceeded)
+    ;   true
+    ).
+
+%   A limit per test: plunit (9.0.4) has none of its own, but it tells
+%   when each test starts and ends, with the silent messages
+%   plunit(begin(Unit:Test, File:Line, STO)) and plunit(end(...)). The
+%   test's alarm is set at the first and removed at the second; when it
+%   fires it throws time_limit_exceeded into the test, whose body plunit
+%   runs under catch/3: the test fails with that error and the run goes
+%   on. '$pt_test_limit' (this thread's) holds the limit while a
+%   run_tests request with test_time_limit runs, none otherwise;
+%   '$pt_test_alarm' the running test's alarm.
+:- multifile user:message_hook/3.
+user:message_hook(plunit(Event), silent, _) :-
+    nb_current('$pt_test_limit', Limit),
+    number(Limit),
+    (   Event = begin(Test, _, _)
+    ->  test_alarm_start(Test, Limit)
+    ;   Event = end(_, _, _)
+    ->  test_alarm_stop
+    ),
+    fail.
+
+test_alarm_start(Test, Limit) :-
+    test_alarm_stop,
+    alarm(Limit, prologtool_harness:test_overtime(Test), Id, [remove(true)]),
+    nb_setval('$pt_test_alarm', alarm(Test, Id)).
+
+test_alarm_stop :-
+    (   nb_current('$pt_test_alarm', alarm(_, Id))
+    ->  nb_setval('$pt_test_alarm', none),
+        catch(remove_alarm(Id), _, true)
+    ;   true
+    ).
+
+%   The alarm's handler: only while its test still runs.
+test_overtime(Test) :-
+    (   nb_current('$pt_test_alarm', alarm(Running, _)),
+        Running == Test
+    ->  nb_setval('$pt_test_alarm', none),
         throw(time_limit_exceeded)
     ;   true
     ).

@@ -39,6 +39,7 @@ class BuilderRangeTest {
             throw new AssertionError("not run");
         }).timeLimit(d));
         refused("consultTimeLimit", d -> SessionOptions.builder().consultTimeLimit(d));
+        refused("testTimeLimit", d -> SessionOptions.builder().testTimeLimit(d));
         refused("grace", HarnessSession::checkGrace);
     }
 
@@ -48,6 +49,8 @@ class BuilderRangeTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeLimit");
         assertThatThrownBy(() -> SessionOptions.builder().consultTimeLimit(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("consultTimeLimit");
+        assertThatThrownBy(() -> SessionOptions.builder().testTimeLimit(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("testTimeLimit");
         assertThatThrownBy(() -> goal().timeLimit(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeLimit");
     }

@@ -439,6 +439,7 @@ public final class HarnessSession implements PrologSession {
             ObjectNode req = request("run_tests");
             req.put("text", testText);
             req.put("time_limit", seconds(options.consultTimeLimit()));
+            options.testTimeLimit().ifPresent(t -> req.put("test_time_limit", seconds(t)));
             req.put("max_output", options.maxOutputChars());
             JsonNode r;
             try {

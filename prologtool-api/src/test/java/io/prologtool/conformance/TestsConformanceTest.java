@@ -256,6 +256,33 @@ public abstract class TestsConformanceTest extends BackendFixture {
     }
 
     @Test
+    void aTestPastItsOwnTimeLimitFailsAndTheRunGoesOn() {
+        SessionOptions options = SessionOptions.builder().testTimeLimit(Duration.ofMillis(500)).build();
+        assertThat(options.testTimeLimit()).contains(Duration.ofMillis(500));
+        assertThat(SessionOptions.defaults().testTimeLimit()).isEmpty();
+        try (PrologSession s = backend.open(options)) {
+            long start = System.nanoTime();
+            TestReport r = s.runTests(unit("slow",
+                    "test(spins) :- repeat, fail.",
+                    "test(quick) :- true.",
+                    "test(sleeps) :- sleep(5).",
+                    "test(last) :- X = 1, X == 1."));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(r.error()).as("%s", r).isEmpty();
+            assertThat(only(r, "slow", "spins").failed()).isTrue();
+            assertThat(only(r, "slow", "spins").message()).contains("time limit exceeded");
+            assertThat(only(r, "slow", "sleeps").failed()).isTrue();
+            assertThat(only(r, "slow", "sleeps").message()).contains("time limit exceeded");
+            assertThat(only(r, "slow", "quick").passed()).isTrue();
+            assertThat(only(r, "slow", "last").passed()).isTrue();
+            assertThat(took).as("two tests of half a second each, not the 30 s of the run").isLessThan(Duration.ofSeconds(10));
+            assertThat(s.goal("X = still_here").run().outcome()).isEqualTo(Outcome.SUCCESS);
+            // the limit is for that run's tests only: a goal of the session is not bounded by it
+            assertThat(s.goal("sleep(0.8)").run().outcome()).isEqualTo(Outcome.SUCCESS);
+        }
+    }
+
+    @Test
     void aSandboxedSessionRunsOnlyTheTestsTheSandboxAllows() {
         try (PrologSession s = backend.open(SessionOptions.builder().sandboxed(true).build())) {
             s.consult("p(1).");

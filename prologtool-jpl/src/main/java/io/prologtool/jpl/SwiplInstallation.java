@@ -27,9 +27,6 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
     /** The Debian packages that provide SWI-Prolog and JPL. */
     static final String PACKAGES = "swi-prolog-nox swi-prolog-java";
 
-    /** The Debian package that provides JPL's jar and native library. */
-    static final String JPL_PACKAGE = "swi-prolog-java";
-
     /** The system property that names JPL's jar, overriding the lookup in the installation. */
     static final String JAR_PROPERTY = "prologtool.jpl.jar";
 
@@ -53,7 +50,7 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
         if (!vars.containsKey("PLBASE") && !vars.containsKey("PLVERSION")) {
             throw new PrologUnavailableException(swipl + " is not SWI-Prolog (`" + swipl
                     + " --dump-runtime-variables` named no PLBASE); name SWI-Prolog's swipl with swiplPath(...)"
-                    + " or install it with `apt-get install " + PACKAGES + "`");
+                    + " or " + PrologUnavailableException.INSTALL_SWIPL_AND_JPL);
         }
         Path home = existing(vars, "PLBASE", swipl);
         Path libswipl = existing(vars, "PLLIBSWIPL", swipl);
@@ -88,8 +85,8 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
             }
             if (!Files.isRegularFile(named)) {
                 throw new PrologUnavailableException("JPL's jar " + named + " (named by -D" + JAR_PROPERTY
-                        + ") does not exist; install JPL with `apt-get install " + JPL_PACKAGE
-                        + "` or name an existing jpl.jar");
+                        + ") does not exist; " + PrologUnavailableException.INSTALL_JPL
+                        + " or name an existing jpl.jar");
             }
             requireJpl(named);
             return named;
@@ -101,8 +98,8 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
             }
         }
         throw new PrologUnavailableException("JPL's jar was not found (looked at " + tries.get(0) + " and "
-                + tries.get(1) + "); install JPL with `apt-get install " + JPL_PACKAGE
-                + "` (Debian, Ubuntu) or name its jpl.jar with -D" + JAR_PROPERTY + "=PATH");
+                + tries.get(1) + "); " + PrologUnavailableException.INSTALL_JPL
+                + " or name its jpl.jar with -D" + JAR_PROPERTY + "=PATH");
     }
 
     /** The class every JPL 7 jar holds. */
@@ -128,13 +125,11 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
 
     /** One sentence: what is missing, then how to install it. */
     static PrologUnavailableException unavailable(String what) {
-        return new PrologUnavailableException(what + "; install SWI-Prolog and JPL with `apt-get install "
-                + PACKAGES + "`");
+        return new PrologUnavailableException(what + "; " + PrologUnavailableException.INSTALL_SWIPL_AND_JPL);
     }
 
     static PrologUnavailableException unavailable(String what, Throwable cause) {
-        return new PrologUnavailableException(what + "; install SWI-Prolog and JPL with `apt-get install "
-                + PACKAGES + "`", cause);
+        return new PrologUnavailableException(what + "; " + PrologUnavailableException.INSTALL_SWIPL_AND_JPL, cause);
     }
 
     private static Map<String, String> runtimeVariables(Path swipl) {

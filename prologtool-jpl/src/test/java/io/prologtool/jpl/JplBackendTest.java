@@ -111,7 +111,8 @@ class JplBackendTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.UNAVAILABLE);
-        assertThat(out).contains("apt-get install swi-prolog-nox swi-prolog-java").contains("swipl");
+        assertThat(out).contains("apt-get install swi-prolog-nox swi-prolog-java").contains("dnf install pl pl-jpl")
+                .contains("brew install swi-prolog").contains("swipl");
         assertThat(out.strip().lines().count()).as("one line: %s", out).isEqualTo(1);
     }
 

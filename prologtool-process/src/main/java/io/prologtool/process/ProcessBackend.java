@@ -126,11 +126,11 @@ public final class ProcessBackend implements PrologBackend {
 
     private ProcessBackend(Builder b) {
         this.swipl = b.swipl != null ? b.swipl : Executables.findOnPath("swipl").orElseThrow(() -> new PrologUnavailableException(
-                "SWI-Prolog's swipl was not found on the PATH; install it with `apt-get install " + APT_PACKAGE
-                        + "` or name it with ProcessBackend.builder().swiplPath(...)"));
+                "SWI-Prolog's swipl was not found on the PATH; " + PrologUnavailableException.INSTALL_SWIPL
+                        + " or name it with ProcessBackend.builder().swiplPath(...)"));
         if (b.commandPrefix.isEmpty() && !Files.isExecutable(swipl)) {
-            throw new PrologUnavailableException("swipl at " + swipl + " is not an executable file; install it with `apt-get install "
-                    + APT_PACKAGE + "`");
+            throw new PrologUnavailableException("swipl at " + swipl + " is not an executable file; "
+                    + PrologUnavailableException.INSTALL_SWIPL);
         }
         if (b.swipl != null && b.commandPrefix.isEmpty()) {
             requireSwiProlog(swipl);
@@ -696,7 +696,7 @@ public final class ProcessBackend implements PrologBackend {
             p = pb.start();
         } catch (IOException e) {
             throw new PrologUnavailableException("cannot start " + String.join(" ", cmd.subList(0, prefixLength + 1))
-                    + " (install SWI-Prolog with `apt-get install " + APT_PACKAGE + "`): " + e.getMessage(), e);
+                    + " (" + PrologUnavailableException.INSTALL_SWIPL + "): " + e.getMessage(), e);
         }
         ProcessTransport t = new ProcessTransport(p, state == null ? Harness.bootstrapText() : null, maxReplyBytes,
                 setsid != null ? killCommand : null);
@@ -723,8 +723,7 @@ public final class ProcessBackend implements PrologBackend {
             said = new String(head, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             throw new PrologUnavailableException("swipl at " + swipl + " could not be started (" + e.getMessage()
-                    + "); name SWI-Prolog's swipl with swiplPath(...) or install it with `apt-get install "
-                    + APT_PACKAGE + "`", e);
+                    + "); name SWI-Prolog's swipl with swiplPath(...) or " + PrologUnavailableException.INSTALL_SWIPL, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PrologUnavailableException("interrupted while asking " + swipl + " for its version", e);
@@ -733,8 +732,7 @@ public final class ProcessBackend implements PrologBackend {
             String firstLine = said.lines().findFirst().orElse("");
             throw new PrologUnavailableException(swipl + " is not SWI-Prolog (`" + swipl + " --version` said \""
                     + (firstLine.length() > 80 ? firstLine.substring(0, 80) + "..." : firstLine)
-                    + "\"); name SWI-Prolog's swipl with swiplPath(...) or install it with `apt-get install "
-                    + APT_PACKAGE + "`");
+                    + "\"); name SWI-Prolog's swipl with swiplPath(...) or " + PrologUnavailableException.INSTALL_SWIPL);
         }
     }
 

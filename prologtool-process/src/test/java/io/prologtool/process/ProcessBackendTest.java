@@ -53,10 +53,12 @@ class ProcessBackendTest {
     }
 
     @Test
-    void missingSwiplPathThrowsPrologUnavailableNamingTheAptPackage() {
+    void missingSwiplPathThrowsPrologUnavailableNamingThePackagesOfEachSystem() {
         assertThatThrownBy(() -> ProcessBackend.builder().swiplPath(Path.of("/nonexistent/swipl")).build())
                 .isInstanceOf(PrologUnavailableException.class)
-                .hasMessageContaining("swi-prolog-nox");
+                .hasMessageContaining("apt-get install swi-prolog-nox")
+                .hasMessageContaining("dnf install pl")
+                .hasMessageContaining("brew install swi-prolog");
     }
 
     @Test

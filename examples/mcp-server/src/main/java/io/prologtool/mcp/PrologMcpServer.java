@@ -61,9 +61,8 @@ public final class PrologMcpServer {
     static final Duration CLOSE_GRACE = Duration.ofSeconds(3);
 
     /** What the server says after a setup error: where SWI-Prolog comes from and how to name it. */
-    static final String SWIPL_HINT = "prologtool-mcp-server: it needs SWI-Prolog 9 (swipl): install it "
-            + "(Debian, Ubuntu: apt-get install swi-prolog-nox swi-prolog-java; Fedora: dnf install pl pl-jpl; "
-            + "macOS: brew install swi-prolog) or name its executable with --swipl PATH";
+    static final String SWIPL_HINT = "prologtool-mcp-server: it needs SWI-Prolog 9 (swipl): "
+            + io.prologtool.PrologUnavailableException.INSTALL_SWIPL_AND_JPL + ", or name its executable with --swipl PATH";
 
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };

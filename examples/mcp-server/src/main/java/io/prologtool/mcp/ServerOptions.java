@@ -26,12 +26,14 @@ import java.util.Optional;
  * @param ruleBases   the folder of the rule base tools; empty for the default store
  *                    ({@code $PROLOGTOOL_RULES_DIR} or {@code ~/.prologtool/rules})
  * @param swipl       {@code --swipl PATH}: the SWI-Prolog executable; empty for the {@code swipl} on the PATH
+ * @param discontiguous whether a consult declares discontiguous the predicates whose clauses are apart, as
+ *                    the PrologMCP contract says (default true; {@code --no-discontiguous} turns it off)
  * @param help        {@code --help}: print the usage on standard output and exit
  * @param version     {@code --version}: print the version on standard output and exit
  */
 public record ServerOptions(Backend backend, boolean sandboxed, Optional<IsolationLevel> isolation, int maxSessions,
                             Duration idleTtl, int poolSize, Optional<Path> ruleBases, Optional<Path> swipl,
-                            boolean help, boolean version) {
+                            boolean discontiguous, boolean help, boolean version) {
 
     /** Default cap on open sessions. */
     public static final int DEFAULT_MAX_SESSIONS = 64;
@@ -63,6 +65,10 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
             "  --rule-bases DIR         the folder of the rule base tools (default $PROLOGTOOL_RULES_DIR,",
             "                           else ~/.prologtool/rules)",
             "  --swipl PATH             the SWI-Prolog executable (default: swipl on the PATH)",
+            "  --discontiguous, --no-discontiguous",
+            "                           declare discontiguous each predicate whose clauses are apart in a",
+            "                           consulted text, as the PrologMCP contract says (default), or leave",
+            "                           such texts as written (SWI-Prolog then warns about them)",
             "  --help                   print this text and exit",
             "  --version                print the version and exit",
             "");
@@ -133,7 +139,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
     /** What an empty command line gives: process backend, sandboxed sessions, automatic isolation. */
     public static ServerOptions defaults() {
         return new ServerOptions(Backend.PROCESS, true, Optional.of(IsolationLevel.AUTO), DEFAULT_MAX_SESSIONS,
-                DEFAULT_TTL, 0, Optional.empty(), Optional.empty(), false, false);
+                DEFAULT_TTL, 0, Optional.empty(), Optional.empty(), true, false, false);
     }
 
     /**
@@ -162,6 +168,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
         int pool = 0;
         Optional<Path> ruleBases = Optional.empty();
         Optional<Path> swipl = Optional.empty();
+        boolean discontiguous = true;
         boolean help = false;
         boolean version = false;
         for (int i = 0; i < words.size(); i++) {
@@ -176,6 +183,8 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
                 case "--pool" -> pool = integer(w, value(words, i++));
                 case "--rule-bases" -> ruleBases = Optional.of(Path.of(value(words, i++)));
                 case "--swipl" -> swipl = Optional.of(Path.of(value(words, i++)));
+                case "--discontiguous" -> discontiguous = true;
+                case "--no-discontiguous" -> discontiguous = false;
                 case "--help", "-h" -> help = true;
                 case "--version", "-V" -> version = true;
                 default -> throw new UsageException("unknown option '" + w + "'");
@@ -184,8 +193,8 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
         if (backend == Backend.PROCESS && isolation.isEmpty()) {
             isolation = Optional.of(IsolationLevel.AUTO);
         }
-        return new ServerOptions(backend, sandboxed, isolation, maxSessions, ttl, pool, ruleBases, swipl, help,
-                version);
+        return new ServerOptions(backend, sandboxed, isolation, maxSessions, ttl, pool, ruleBases, swipl,
+                discontiguous, help, version);
     }
 
     /** One line for the log: what this server runs. */
@@ -193,7 +202,8 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
         return backend.word() + " backend, " + (sandboxed ? "sandboxed" : "unsandboxed") + " sessions"
                 + isolation.map(l -> ", isolation " + l.word()).orElse("") + ", at most " + maxSessions
                 + " sessions, idle TTL " + idleTtl.toString().substring(2).toLowerCase(Locale.ROOT)
-                + (poolSize > 0 ? ", warm pool " + poolSize : "");
+                + (poolSize > 0 ? ", warm pool " + poolSize : "")
+                + (discontiguous ? "" : ", no discontiguous declarations");
     }
 
     private static String value(List<String> words, int i) {

@@ -37,9 +37,10 @@ public final class ToolStack implements AutoCloseable {
     private ToolStack(ServerOptions options, PrologBackend backend) {
         this.options = options;
         this.backend = backend;
-        // The PrologMCP contract: discontiguous declarations are injected for predicates whose clauses are apart.
+        // The PrologMCP contract: discontiguous declarations are injected for predicates whose clauses are
+        // apart, unless --no-discontiguous.
         SessionOptions sessions = SessionOptions.builder().sandboxed(options.sandboxed())
-                .declareDiscontiguous(true).build();
+                .declareDiscontiguous(options.discontiguous()).build();
         this.registry = SessionRegistry.builder(backend).maxSessions(options.maxSessions())
                 .idleTtl(options.idleTtl()).sessionOptions(sessions).build();
         RuleBaseStore store = options.ruleBases().map(RuleBaseStore::directory).orElseGet(RuleBaseStore::defaultStore);

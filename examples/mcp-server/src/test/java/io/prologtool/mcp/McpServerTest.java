@@ -121,6 +121,18 @@ class McpServerTest {
     }
 
     @Test
+    void noDiscontiguousLeavesTheTextAsWritten() {
+        try (Servers.Connected s = Servers.connect("--no-discontiguous")) {
+            JsonNode r = s.ok("consult_text", "source_text", "likes(ann, tea).\nperson(ann).\nlikes(bob, tea).\n");
+            assertThat(r.get("messages")).noneSatisfy(m -> assertThat(m.get("kind").asText()).isEqualTo("discontiguous"));
+            assertThat(r.get("messages")).anySatisfy(m -> {
+                assertThat(m.get("severity").asText()).isEqualTo("warning");
+                assertThat(m.get("message").asText()).contains("not together").contains("likes/2");
+            });
+        }
+    }
+
+    @Test
     void failuresAreErrorResultsHoldingTheToolsJson() {
         JsonNode unknown = server.failure("run_goal", "load_id", "no-such-session", "goal", "true");
         assertThat(unknown.get("ok").asBoolean()).isFalse();

@@ -27,6 +27,7 @@ class ServerOptionsTest {
         assertThat(o.poolSize()).isZero();
         assertThat(o.ruleBases()).isEmpty();
         assertThat(o.help()).isFalse();
+        assertThat(o.discontiguous()).as("the PrologMCP contract's declarations").isTrue();
         assertThat(o.describe()).isEqualTo("process backend, sandboxed sessions, isolation auto, at most 64 sessions, "
                 + "idle TTL 15m");
     }
@@ -34,9 +35,12 @@ class ServerOptionsTest {
     @Test
     void everyOptionIsRead() {
         ServerOptions o = ServerOptions.parse("--no-sandbox", "--isolation", "required", "--max-sessions=3",
-                "--ttl", "90", "--pool", "2", "--rule-bases", "/tmp/rules");
+                "--ttl", "90", "--pool", "2", "--rule-bases", "/tmp/rules", "--no-discontiguous");
         assertThat(o).isEqualTo(new ServerOptions(Backend.PROCESS, false, Optional.of(IsolationLevel.REQUIRED), 3,
-                Duration.ofSeconds(90), 2, Optional.of(Path.of("/tmp/rules")), Optional.empty(), false, false));
+                Duration.ofSeconds(90), 2, Optional.of(Path.of("/tmp/rules")), Optional.empty(), false, false, false));
+        assertThat(o.describe()).endsWith(", no discontiguous declarations");
+        assertThat(ServerOptions.parse("--no-discontiguous", "--discontiguous").discontiguous()).isTrue();
+        assertThat(ServerOptions.USAGE).contains("--no-discontiguous");
         assertThat(ServerOptions.parse("--swipl", "/opt/swipl/bin/swipl").swipl()).contains(Path.of("/opt/swipl/bin/swipl"));
         assertThat(ServerOptions.parse("--swipl=/usr/bin/swipl").swipl()).contains(Path.of("/usr/bin/swipl"));
         assertThat(ServerOptions.parse("--version").version()).isTrue();

@@ -68,6 +68,7 @@ public final class PlunitTests {
     private final URI source;
     private PrologBackend backend;
     private Duration timeLimit;
+    private Duration testTimeLimit;
 
     private PlunitTests(String name, String text, URI source) {
         this.name = name;
@@ -147,8 +148,8 @@ public final class PlunitTests {
 
     /**
      * The time limit for loading the file and running all its tests (default 30 seconds): tests still
-     * running then end the run with a failing {@code run_tests} test naming the limit. (SWI-Prolog
-     * 9.0.4's plunit has no limit per test; give a slow test its own unit file to bound it alone.)
+     * running then end the run with a failing {@code run_tests} test naming the limit. To bound each test
+     * on its own, see {@link #testTimeLimit(Duration)}.
      *
      * @throws IllegalArgumentException when it is not positive
      */
@@ -158,6 +159,22 @@ public final class PlunitTests {
             throw new IllegalArgumentException("the time limit must be positive: " + limit);
         }
         this.timeLimit = limit;
+        return this;
+    }
+
+    /**
+     * The time limit of each plunit test (default: none of its own): a test still running then fails
+     * with "time limit exceeded" and the run goes on with the next test. The whole run stays within
+     * {@link #timeLimit(Duration)}.
+     *
+     * @throws IllegalArgumentException when it is not positive
+     */
+    public PlunitTests testTimeLimit(Duration limit) {
+        Objects.requireNonNull(limit, "limit");
+        if (limit.isZero() || limit.isNegative()) {
+            throw new IllegalArgumentException("the time limit per test must be positive: " + limit);
+        }
+        this.testTimeLimit = limit;
         return this;
     }
 
@@ -175,8 +192,14 @@ public final class PlunitTests {
         PrologBackend b = backend != null ? backend : SharedBackend.get();
         ConsultResult loaded;
         TestReport report;
-        try (PrologSession s = timeLimit == null ? b.open()
-                : b.open(SessionOptions.builder().consultTimeLimit(timeLimit).build())) {
+        SessionOptions.Builder options = SessionOptions.builder();
+        if (timeLimit != null) {
+            options.consultTimeLimit(timeLimit);
+        }
+        if (testTimeLimit != null) {
+            options.testTimeLimit(testTimeLimit);
+        }
+        try (PrologSession s = b.open(options.build())) {
             loaded = s.consult(text);
             report = s.runTests();
         }

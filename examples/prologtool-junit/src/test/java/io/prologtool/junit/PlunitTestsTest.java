@@ -136,6 +136,20 @@ class PlunitTestsTest {
     }
 
     @Test
+    void theTimeLimitPerTestFailsTheSlowTestAlone() throws Throwable {
+        List<DynamicNode> nodes = PlunitTests.text("slow.pl", ":- begin_tests(s).\ntest(loop) :- repeat, fail.\n"
+                + "test(quick) :- true.\n:- end_tests(s).\n").backend(backend)
+                .testTimeLimit(java.time.Duration.ofMillis(500)).dynamicTests().toList();
+        assertThat(nodes).extracting(DynamicNode::getDisplayName).containsExactly("s");
+        List<DynamicTest> tests = ((DynamicContainer) nodes.get(0)).getChildren().map(DynamicTest.class::cast).toList();
+        assertThat(tests).extracting(DynamicNode::getDisplayName).containsExactly("loop", "quick");
+        assertThatThrownBy(tests.get(0).getExecutable()::execute).hasMessageContaining("time limit exceeded");
+        tests.get(1).getExecutable().execute();
+        assertThatThrownBy(() -> PlunitTests.text("x.pl", "").testTimeLimit(java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void theTimeLimitBoundsTheRun() {
         List<DynamicNode> nodes = PlunitTests.text("slow.pl", ":- begin_tests(s).\ntest(loop) :- repeat, fail.\n"
                 + ":- end_tests(s).\n").backend(backend).timeLimit(java.time.Duration.ofSeconds(1)).dynamicTests().toList();
