@@ -23,14 +23,13 @@ import java.util.function.Supplier;
  * {@code SimpleMeterRegistry} (target at most 1.05x), and the same with an Observation per call handled
  * by Micrometer's {@code DefaultMeterObservationHandler} (a long task timer and a timer per observation,
  * as Spring Boot sets it up; no target: that part is Micrometer's own work). The two sessions take
- * turns, a block of calls each, so that both see the same machine.
+ * turns call by call, which of them goes first alternating, so that both see the same machine.
  */
 final class ObservedRoundTrips {
 
     private static final String WHAT = "round trip with the Micrometer binding registered";
     private static final String WHAT_TRACED = "round trip with the Micrometer binding and an Observation per call";
     private static final String BASELINE = "the same round trip, no listener";
-    private static final int BLOCKS = 20;
 
     private ObservedRoundTrips() {
     }
@@ -58,9 +57,8 @@ final class ObservedRoundTrips {
             observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
         }
         Plan.Iterations it = plan.roundTrip();
-        int perBlock = Math.max(1, it.timed() / BLOCKS);
-        long[] plainNanos = new long[perBlock * BLOCKS];
-        long[] observedNanos = new long[perBlock * BLOCKS];
+        long[] plainNanos = new long[Math.max(2, it.timed())];
+        long[] observedNanos = new long[plainNanos.length];
         try (PrologBackend plain = plainBackend.get();
              PrologBackend observed = observedBackend.apply(MicrometerPrologListener.of(meters, observations));
              PrologSession a = open(plain);
@@ -68,13 +66,15 @@ final class ObservedRoundTrips {
             Plan.Iterations warm = new Plan.Iterations(0, Math.max(1, it.warmup()));
             Timer.time(warm, () -> call(a));
             Timer.time(warm, () -> call(b));
-            Plan.Iterations block = new Plan.Iterations(0, perBlock);
-            for (int i = 0; i < BLOCKS; i++) {
+            for (int i = 0; i < plainNanos.length; i++) {
                 boolean plainFirst = i % 2 == 0;
-                long[] first = Timer.time(block, () -> call(plainFirst ? a : b));
-                long[] second = Timer.time(block, () -> call(plainFirst ? b : a));
-                System.arraycopy(plainFirst ? first : second, 0, plainNanos, i * perBlock, perBlock);
-                System.arraycopy(plainFirst ? second : first, 0, observedNanos, i * perBlock, perBlock);
+                long t0 = System.nanoTime();
+                call(plainFirst ? a : b);
+                long t1 = System.nanoTime();
+                call(plainFirst ? b : a);
+                long t2 = System.nanoTime();
+                plainNanos[i] = plainFirst ? t1 - t0 : t2 - t1;
+                observedNanos[i] = plainFirst ? t2 - t1 : t1 - t0;
             }
         }
         double counted = meters.get("prologtool.calls").tags("kind", "goal", "outcome", "success").counter().count();
@@ -84,8 +84,8 @@ final class ObservedRoundTrips {
         String details = "session.goal(\"true\").run() on a session that holds the 20-clause program; "
                 + "MicrometerPrologListener on a SimpleMeterRegistry"
                 + (traced ? " with an ObservationRegistry whose DefaultMeterObservationHandler times each call" : "")
-                + "; against a backend without a listener, " + BLOCKS + " alternating blocks of " + perBlock
-                + " calls" + more;
+                + "; against a backend without a listener, the two taking turns call by call (" + plainNanos.length
+                + " calls each, which goes first alternating)" + more;
         Row row = Row.of(traced ? "traced_roundtrip" : "observed_roundtrip", traced ? WHAT_TRACED : WHAT, name,
                 Summary.ofNanos(observedNanos, Unit.MICROS), Unit.MICROS, details, BASELINE,
                 Summary.ofNanos(plainNanos, Unit.MICROS));
