@@ -327,7 +327,8 @@ utf8_bytes(Text, Bytes) :-
 %   session (global variables) or away (the standard input it rebound, the
 %   claim on the session, which may let a deferred close run now).
 end_of_request :-
-    standard_input,                     % harness_guard.pl
+    owned_replay,                       % harness_guard.pl
+    standard_input,
     catch(save_session_globals, E, print_message(warning, E)),   % harness_guard.pl
     release_sessions,
     release_closed_modules.
@@ -498,6 +499,8 @@ value_pieces(Value) -->
     ->  text_pieces(Value)
     ;   { integer(Value) }
     ->  [Value]
+    ;   { float(Value), float_class(Value, Class), finite_class(Class) }
+    ->  [Value]                         % written as json_write/3 writes it
     ;   { var(Value) }
     ->  other_pieces(Value)
     ;   { Value = json(Pairs) }
@@ -512,6 +515,10 @@ value_pieces(Value) -->
     ->  [Constant]
     ;   other_pieces(Value)
     ).
+
+finite_class(zero).
+finite_class(subnormal).
+finite_class(normal).
 
 more_item_pieces([]) -->
     [']'].
@@ -595,6 +602,8 @@ json_codes([C|Cs]) -->
                    replaced, predicate, total, tests, terms, source, skipped,
                    passed, failed, results, predicates, phase, lines, cursor,
                    clean, differences, caller, callee, arity, similar,
+                   cost, inferences, cpu, exported, explanation, category,
+                   candidates, trace_problem,
                    % words
                    success, failure, timeout, depth_exceeded, inference_limit,
                    cancelled,
@@ -721,7 +730,8 @@ apply_session_limits(Opts) :-
     ),
     % table_space is the thread's: on an in-process backend a thread holds
     % the tables of the request it runs only (release_sessions/0)
-    (   get_dict(table_space, Opts, TableSpace), integer(TableSpace)
+    (   get_dict(table_space, Opts, TableSpace), integer(TableSpace),
+        \+ current_prolog_flag(table_space, TableSpace)
     ->  catch(set_prolog_flag(table_space, TableSpace), _, true)
     ;   true
     ).
@@ -1484,7 +1494,10 @@ apply_stack_limit(Req) :-
 %   Set this thread's stack limit, and the size bounds of tabled calls
 %   and answers that follow from it (table_tripwires/0).
 set_stack_limit(Limit) :-
-    catch(set_prolog_flag(stack_limit, Limit), _, true),
+    (   current_prolog_flag(stack_limit, Limit)
+    ->  true
+    ;   catch(set_prolog_flag(stack_limit, Limit), _, true)
+    ),
     table_tripwires.
 
 %!  table_tripwires is det.
@@ -1498,6 +1511,15 @@ set_stack_limit(Limit) :-
 %   that any term may have unfolded (term_cells_limit/1, harness_guard.pl).
 table_tripwires :-
     term_cells_limit(Max),
+    (   current_prolog_flag(max_table_subgoal_size, Max),
+        current_prolog_flag(max_table_answer_size, Max),
+        current_prolog_flag(max_table_subgoal_size_action, error),
+        current_prolog_flag(max_table_answer_size_action, error)
+    ->  true                            % set by an earlier request here
+    ;   table_tripwires(Max)
+    ).
+
+table_tripwires(Max) :-
     catch(( set_prolog_flag(max_table_subgoal_size_action, error),
             set_prolog_flag(max_table_subgoal_size, Max),
             set_prolog_flag(max_table_answer_size_action, error),
@@ -2048,8 +2070,9 @@ shallow_error(E, S) :-
 %   at most); what is cut is marked: '...' for a subterm, for the rest of a
 %   list ([a,b|...]) or of the arguments (f(a,b,...)), "...(N characters)"
 %   at the end of a cut text, '...(an integer of N bits)' for a huge
-%   integer. A term within those bounds comes back as it is (an equal
-%   copy sharing its variables). The walk never goes beyond its budget, so
+%   integer; an attributed variable becomes a fresh plain one. A term
+%   within those bounds and free of attributes comes back as it is (an
+%   equal copy sharing its variables). The walk never goes beyond its budget, so
 %   a deep or cyclic term costs no more than a small one.
 cut_term(T, Cut) :-
     cut_term(T, 50, 4000, _, Cut).
@@ -2060,7 +2083,11 @@ cut_term(T, _, N0, N, Cut) :-
     var(T),
     !,
     N = N0,
-    Cut = T.
+    (   attvar(T)
+    ->  true                            % a fresh variable: its attributes may be
+                                        % anything, and a writer prints them
+    ;   Cut = T
+    ).
 cut_term(T, D, N0, N, Cut) :-
     (   N0 =< 0
     ->  N = N0,

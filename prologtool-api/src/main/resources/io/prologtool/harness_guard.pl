@@ -138,6 +138,10 @@ guarded(downcase_atom(_, _)).
 guarded(normalize_space(_, _)).
 guarded(sformat(_, _)).
 guarded(sformat(_, _, _)).
+guarded(snapshot(_)).
+guarded(transaction(_)).
+guarded(transaction(_, _)).
+guarded(transaction(_, _, _)).
 guarded(seen).
 guarded(told).
 guarded(close(_)).
@@ -1023,7 +1027,8 @@ check_depth(Term) :-
     ->  true
     ;   unshared(Term)
     ->  checked_tree(Term)
-    ;   small_shared(Term)
+    ;   term_cells_limit(MaxCells),
+        small_shared(Term, MaxCells)
     ->  true
     ;   checked_factored(Term)
     ).
@@ -1033,13 +1038,12 @@ check_depth(Term) :-
 %   and with K shared subterms it unfolds to at most S^(K+1) cells (each
 %   shared subterm occurs at most S times in what holds it). Most terms
 %   that share anything share a subterm or two (f(X, X)).
-small_shared(Term) :-
+small_shared(Term, MaxCells) :-
     term_depth_limit(Limit),
     term_size(Term, Size),
     Size =< Limit,
     findall(K, ( '$factorize_term'(Term, _, Substitutions),
                  length(Substitutions, K) ), [K]),
-    term_cells_limit(MaxCells),
     (K + 1) * log(max(2, Size)) =< log(MaxCells).
 
 %   unshared(@Term): the compound Term has no cycle and shares no
@@ -1197,6 +1201,7 @@ session_stream(M, Open, Stream) :-
     ->  true
     ;   Max = 64
     ),
+    owned_replay,
     with_mutex(prologtool_streams, prune_session_streams(M, Open0)),
     (   Open0 >= Max
     ->  format(atom(Why), 'the session has ~D streams open, as many as it may (close some)', [Open0]),
@@ -1206,7 +1211,7 @@ session_stream(M, Open, Stream) :-
     call(Open),
     (   session(M, _),
         \+ session_stream_(M, Stream)
-    ->  assertz(session_stream_(M, Stream))
+    ->  owned(session_stream_(M, Stream))
     ;   true
     ).
 
@@ -1314,7 +1319,8 @@ too_deep(Limit) :-
 
 too_large(MaxCells) :-
     format(atom(Why), 'the term shares subterms that, unfolded, make more than ~D cells, \c
-                       more than the stacks hold (a C routine would walk them all)', [MaxCells]),
+                       more than the stacks hold, or for an asserted clause what is left of the \c
+                       session\'s clause space (a C routine would walk them all)', [MaxCells]),
     throw(error(resource_error(term_size), context(_, Why))).
 
 depth_within(Term, Depth) :-
@@ -1628,9 +1634,11 @@ guarded_clause(M:Clause, M:Clause) :-
     ;   unshared(Clause)
     ->  checked_tree(Clause),
         atom_chars_in(Clause, 0, Chars)
-    ;   (   small_shared(Clause)
+    ;   clause_cells_limit(M, MaxCells),
+        (   small_shared(Clause, MaxCells)
         ->  true
-        ;   checked_factored(Clause)
+        ;   term_depth_limit(Limit),
+            factored_within(Clause, Limit, MaxCells)
         ),
         findall(C, ( '$factorize_term'(Clause, Skeleton, Substitutions),
                      atom_chars_in(Skeleton, 0, C0),
@@ -1638,6 +1646,23 @@ guarded_clause(M:Clause, M:Clause) :-
                 [Chars])
     ),
     charge_clause_atoms(M, Chars).
+
+%   clause_cells_limit(+M, -MaxCells): the cells a clause that session M
+%   asserts may have unfolded. SWI-Prolog compiles a clause unfolded (a
+%   shared subterm once per occurrence), into about 16 bytes per cell
+%   (measured: a 1,000-deep term 10,000 times, 10 Mi cells, is a clause
+%   of 160 MB, and compiling it takes twice that for a moment), so a
+%   small term that shares much makes a clause as large as its tree: one
+%   larger than what is left of the session's clause space is refused
+%   before the compiler allocates it (which, in a child with an
+%   address-space limit, could exhaust it).
+clause_cells_limit(M, MaxCells) :-
+    term_cells_limit(Max0),
+    (   module_property(M, program_space(Space)),
+        module_property(M, program_size(Size))
+    ->  MaxCells is max(1000, min(Max0, (Space - Size) // 16))
+    ;   MaxCells = Max0
+    ).
 
 %!  charge_clause_atoms(+Module, +Chars) is det.
 %
@@ -1789,7 +1814,7 @@ expand_in(M, Goal, Expanded) :-
 session_global_key(M, Key, Scoped) :-
     must_be(atom, Key),
     atomic_list_concat([M, Key], '\x1f\', Scoped),
-    (   touched_global(M, Key) -> true ; assertz(touched_global(M, Key)) ).
+    (   touched_global(M, Key) -> true ; owned(touched_global(M, Key)) ).
 
 session_global_value(M, Key, Value) :-
     session_global_key(M, Key, Scoped),
@@ -1854,7 +1879,7 @@ session_flag(M, Key, Old, New) :-
 session_record_key(M, Key, Scoped) :-
     (   compound(Key) -> functor(Key, Name, Arity) ; Name = Key, Arity = 0 ),
     format(atom(Scoped), '~w\x1f\~w/~w', [M, Name, Arity]),
-    (   session_record_key_(M, Scoped) -> true ; assertz(session_record_key_(M, Scoped)) ).
+    (   session_record_key_(M, Scoped) -> true ; owned(session_record_key_(M, Scoped)) ).
 
 session_recorded(M, Key, Value, Ref) :-
     (   nonvar(Key)
@@ -1906,9 +1931,46 @@ session_thread_create(M:Goal, Id, Options) :-
         \+ sandboxed_session(M)
     ->  exclude(detached_option, Options, Options1),
         system:thread_create(M:Goal, Id, Options1),
-        assertz(session_thread_(M, Id))
+        owned(session_thread_(M, Id))
     ;   refuse(thread_create(Goal),
                'a session may not create threads (open it with allowThreads(true) to let it)')
+    ).
+
+%   What a session owns outlives the transactions it rolls back. The
+%   harness records a session's streams, threads, global variables and
+%   record keys as clauses (session_stream_/2, session_thread_/2,
+%   touched_global/2, session_record_key_/2), so that closing the session
+%   closes, stops or forgets each. SWI-Prolog takes back every clause
+%   asserted inside a snapshot/1, or a transaction that fails or throws,
+%   the harness's among them: a stream opened inside one would stay open
+%   after the session closed, uncounted by the session's stream cap. So
+%   such a record is made by owned/1, which inside a transaction also
+%   keeps a copy in the recorded database, which no transaction rolls
+%   back; owned_replay/0, outside every transaction, asserts again what a
+%   rollback took away. It runs as each snapshot/1 and transaction/1,2,3
+%   of session code ends (their guards), before a stream is counted, and
+%   at the end of every request (end_of_request/0), which covers a
+%   transaction called through system.
+owned(Fact) :-
+    assertz(Fact),
+    (   current_transaction(_)
+    ->  thread_self(Me),
+        recordz('$pt_owned', Me-Fact)
+    ;   true
+    ).
+
+owned_replay :-
+    (   recorded('$pt_owned', _),
+        \+ current_transaction(_)
+    ->  thread_self(Me),
+        forall(recorded('$pt_owned', Me-Fact, Ref),
+               (   erase(Ref),
+                   (   \+ \+ call(Fact)
+                   ->  true
+                   ;   assertz(Fact)
+                   )
+               ))
+    ;   true
     ).
 
 %   A detached thread could not be joined when its session closes.
@@ -2154,6 +2216,23 @@ prologtool_guard:call_cleanup(Goal, Cleanup) :-
     system:setup_call_cleanup(true, Goal, prologtool_harness:unsignalled(Cleanup)).
 prologtool_guard:sig_atomic(Goal) :-
     system:sig_atomic(prologtool_harness:unsignalled(Goal)).
+
+%   Transactions: what the session owns survives their rollback
+%   (owned_replay/0 above).
+:- meta_predicate
+    prologtool_guard:snapshot(0),
+    prologtool_guard:transaction(0),
+    prologtool_guard:transaction(0, +),
+    prologtool_guard:transaction(0, 0, +).
+prologtool_guard:snapshot(Goal) :-
+    system:setup_call_cleanup(true, system:snapshot(Goal), prologtool_harness:owned_replay).
+prologtool_guard:transaction(Goal) :-
+    system:setup_call_cleanup(true, system:transaction(Goal), prologtool_harness:owned_replay).
+prologtool_guard:transaction(Goal, Options) :-
+    system:setup_call_cleanup(true, system:transaction(Goal, Options), prologtool_harness:owned_replay).
+prologtool_guard:transaction(Goal, Constraint, Mutex) :-
+    system:setup_call_cleanup(true, system:transaction(Goal, Constraint, Mutex),
+                              prologtool_harness:owned_replay).
 
 :- forall(guarded(Head),
           ( functor(Head, Name, Arity),

@@ -45,8 +45,56 @@ record_fresh_fingerprint :-
     ->  true
     ;   fingerprint(F),
         assertz(fresh_fingerprint(F)),
+        (   resident_kb(Kb)
+        ->  assertz(fresh_resident_kb(Kb))
+        ;   true
+        ),
         assertz(fingerprint_recorded)
     ).
+
+%   Memory. A child keeps what its sessions made it take from the system
+%   (the stacks they grew, the heap their clauses, atoms and tables
+%   fragmented), and a pool of reused children would grow with every
+%   session served. So the check first gives back what it can (garbage
+%   collection, unused stack and heap), then compares the resident
+%   memory with what the child had before its first request: more than
+%   max_growth_kb above it is a difference, and the child is not reused.
+%   Where /proc/self/status is not there (not Linux) memory is not
+%   compared.
+:- dynamic fresh_resident_kb/1.
+
+max_growth_kb(65536).
+
+memory_differences(Texts) :-
+    (   fresh_resident_kb(Fresh)
+    ->  garbage_collect,
+        trim_stacks,
+        catch(trim_heap, _, true),
+        max_growth_kb(Max),
+        (   resident_kb(Now),
+            Now > Fresh + Max
+        ->  format(string(Text), "memory: ~D kB resident, ~D kB before the first request (at most ~D kB more)",
+                   [Now, Fresh, Max]),
+            Texts = [Text]
+        ;   Texts = []
+        )
+    ;   Texts = []
+    ).
+
+%   resident_kb(-Kb): this process's resident memory (VmRSS), in kB.
+resident_kb(Kb) :-
+    catch(setup_call_cleanup(open('/proc/self/status', read, In),
+                             read_string(In, 100000, Status),
+                             close(In)),
+          _, fail),
+    sub_string(Status, Before, _, _, "VmRSS:"),
+    !,
+    sub_string(Status, Before, _, 0, From),
+    split_string(From, "\n", "", [Line|_]),
+    split_string(Line, " \t", " \t", Parts),
+    member(P, Parts),
+    catch(number_string(Kb, P), _, fail),
+    !.
 
 request(recycle, _Req, [clean= @(Clean), differences=Texts]) :-
     (   fresh_fingerprint(Fresh)
@@ -58,7 +106,8 @@ request(recycle, _Req, [clean= @(Clean), differences=Texts]) :-
     ;   Texts0 = []                     % it served nothing yet
     ),
     reach_differences(Texts1),
-    append(Texts0, Texts1, Texts),
+    memory_differences(Texts2),
+    append([Texts0, Texts1, Texts2], Texts),
     ( Texts == [] -> Clean = true ; Clean = false ).
 
 fingerprint_difference(Fresh, Now, Text) :-

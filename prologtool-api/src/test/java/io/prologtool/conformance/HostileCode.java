@@ -177,6 +177,13 @@ public final class HostileCode {
                     cyclic + ", format(\"~w~n\", [_X])", kind("resource_error"), "", null, DEEP_ENOUGH);
             goalVariant("print_message/2 of a 3,000,000 deep term with a cyclic sibling" + tag, sandboxed, DEEP,
                     cyclic + ", print_message(error, format(\"~w\", [_X]))", kind("resource_error"), "", null, DEEP_ENOUGH);
+            // trie_insert/3 refuses an attributed variable with an error that holds it; its attribute
+            // (3,000,000 deep) must not reach the writer that prints the error (it crashed the JVM).
+            for (int i = 1; i <= 4; i++) {
+                goalVariant("an error holding an attributed variable whose attribute is 3,000,000 deep, call " + i + tag,
+                        sandboxed, DEEP, "deep(3000000, _D), freeze(_V, _D = _), trie_new(_Tr), trie_insert(_Tr, g(_V), 1)",
+                        sandboxed ? kindIn("type_error", "sandbox_violation") : kind("type_error"), "", null, DEEP_ENOUGH);
+            }
             goalVariant("an answer 3,000,000 deep with a cyclic sibling" + tag, sandboxed, DEEP,
                     "deep(3000000, T), X = c(X, T)", kind("resource_error"), "", null, DEEP_ENOUGH);
             goalVariant("a dif/2 residual 300,000 deep" + tag, sandboxed, DEEP, "deep(300000, _T), dif(Y, _T)",
@@ -322,6 +329,30 @@ public final class HostileCode {
         goalVariant("see/1 of the same file twice opens one stream", false, "",
                 "forall(between(1, 100, _), (tmp_file_stream(text, F, S), close(S), see(F), see(F), seen))",
                 r -> r.outcome() == Outcome.SUCCESS, "", SessionOptions.builder().maxOpenStreams(16).build());
+        // SWI-Prolog rolls back every clause asserted inside snapshot/1 or a failed transaction, the
+        // harness's record of a stream opened there included: the record outlives the rollback.
+        goalVariant("opening streams inside snapshot/1 past maxOpenStreams", false, "",
+                "forall(between(1, 100, _), snapshot(open_string(\"abc\", _)))", kind("resource_error"), "",
+                SessionOptions.builder().maxOpenStreams(16).build());
+        goalVariant("opening streams inside failed transactions past maxOpenStreams", false, "",
+                "forall(between(1, 100, _), \\+ transaction((open_string(\"abc\", _), fail)))", kind("resource_error"),
+                "", SessionOptions.builder().maxOpenStreams(16).build());
+        String snapshots = "files opened inside snapshot/1 are closed with their session";
+        try {
+            int before = openFds();
+            for (int i = 0; i < 20; i++) {
+                try (PrologSession s = backend.open(SessionOptions.builder().sandboxed(false).build())) {
+                    s.goal("forall(between(1, 5, _), snapshot((tmp_file(x, F), open(F, write, _))))").run();
+                }
+            }
+            int after = openFds();
+            System.out.println("file descriptors before " + before + ", after 20 sessions that left 5 files open each "
+                    + "inside snapshot/1 " + after);
+            check(snapshots, after - before < 20, "file descriptors grew from " + before + " to " + after);
+            pass(snapshots);
+        } catch (RuntimeException e) {
+            fail(snapshots, e.toString());
+        }
         String told = "streams tell/1 and see/1 left open are closed with their session";
         try {
             int before = openFds();
@@ -427,6 +458,11 @@ public final class HostileCode {
             goalVariant("term_to_atom/2 of a DAG" + tag, sandboxed, DAG, dag + "term_to_atom(T, _)",
                     kind("resource_error"));
             goalVariant("assertz/1 of a DAG" + tag, sandboxed, DAG, dag + "assertz(big(T))", kind("resource_error"));
+            // 20 Mi cells unfolded: a clause of some 320 MB, more than the default clause space, refused
+            // before it is compiled (in an isolated child the compiler ran out of its address space).
+            goalVariant("assertz/1 of a 1,000-deep term shared 10,000 times, then retract/1" + tag, sandboxed, DEEP,
+                    "deep(1000, _D), length(_T, 10000), maplist(=(_D), _T), assertz(big(_T)), retract(big(_))",
+                    kind("resource_error"));
             goalVariant("a DAG as the answer" + tag, sandboxed, DAG, "dag(40, T)",
                     kindIn("resource_error", "reply_too_large"));
             goalVariant("a tabled call with a DAG argument" + tag, sandboxed, tables, dag + "tab(T, _)",

@@ -821,7 +821,13 @@ public final class HostileFuzzMain {
                 + (r.output().isEmpty() ? "" : " output " + r.output().length() + " chars"));
     }
 
+    /**
+     * {@code s} on one line (line breaks shown as {@code \n}: a report's later lines must begin with the
+     * runner's own prefixes, or the stray-output check takes them for session output), at most 600
+     * characters.
+     */
     private static String cut(String s) {
-        return s.length() <= 600 ? s : s.substring(0, 600) + "... (" + s.length() + " chars)";
+        String one = s.replace("\r", "\\r").replace("\n", "\\n");
+        return one.length() <= 600 ? one : one.substring(0, 600) + "... (" + one.length() + " chars)";
     }
 }

@@ -226,4 +226,34 @@ class HarnessProtocolTest {
             assertThat(check.path("differences").toString()).as(check.toString()).contains(part + ":");
         }
     }
+
+    /**
+     * Memory a session made the child take stays with the child: the recycle check first gives back what
+     * it can (stacks a goal grew are trimmed: clean), and a child still holding far more than before its
+     * first request (a million clauses asserted and retracted leave the heap fragmented) is not clean.
+     */
+    @Test
+    void theRecycleCheckNamesMemoryTheChildKeptAndGivesBackStacks() throws IOException, InterruptedException {
+        try (Child own = new Child()) {
+            assertThat(own.send("{\"id\":1,\"op\":\"open\",\"session\":\"m1\"}").path("ok").asBoolean()).isTrue();
+            JsonNode grew = own.send("{\"id\":2,\"op\":\"goal\",\"session\":\"m1\",\"max_depth\":100000000,"
+                    + "\"goal\":\"numlist(1, 3000000, _L), msort(_L, _S), length(_S, N)\"}");
+            assertThat(grew.path("outcome").asText()).as(grew.toString()).isEqualTo("success");
+            String close = "{\"id\":3,\"op\":\"close\",\"session\":\"m1\",\"recycle_after\":44}";
+            assertThat(own.send(close).path("ok").asBoolean()).isTrue();
+            JsonNode check = own.nextReply(close);
+            assertThat(check.path("clean").asBoolean()).as(check.toString()).isTrue();
+
+            assertThat(own.send("{\"id\":4,\"op\":\"open\",\"session\":\"m2\"}").path("ok").asBoolean()).isTrue();
+            JsonNode kept = own.send("{\"id\":5,\"op\":\"goal\",\"session\":\"m2\",\"time_limit\":60,"
+                    + "\"goal\":\"forall(between(1, 1000000, I), assertz(f(I, abc))), retractall(f(_, _))\"}");
+            assertThat(kept.path("outcome").asText()).as(kept.toString()).isEqualTo("success");
+            close = "{\"id\":6,\"op\":\"close\",\"session\":\"m2\",\"recycle_after\":45}";
+            assertThat(own.send(close).path("ok").asBoolean()).isTrue();
+            check = own.nextReply(close);
+            assertThat(check.path("clean").asBoolean(true)).as(check.toString()).isFalse();
+            assertThat(check.path("differences").toString()).as(check.toString()).contains("memory:")
+                    .contains("before the first request");
+        }
+    }
 }
