@@ -269,17 +269,18 @@ handle_request_(Text, ReplyText) :-
 
 %   with_cost(+Req, +Inferences, +Cpu, +Pairs0, -Pairs): the reply of a
 %   request that runs user code (consult, goal, run_tests, execute)
-%   ends in cost: {inferences, cpu}: the inferences this thread
+%   ends in cost: {inferences, cpu_us}: the inferences this thread
 %   counted while it served the request (the harness's own bookkeeping
-%   included, a few hundred) and the CPU seconds of this thread
-%   (statistics(cputime), the thread's user time) meanwhile. Threads the
-%   user code started are not counted.
+%   included, a few hundred) and the CPU microseconds of this thread
+%   (statistics(cputime), the thread's user time) meanwhile, an integer
+%   (writing a float costs a reply about a microsecond). Threads the user
+%   code started are not counted.
 with_cost(Req, I, C, Pairs0, Pairs) :-
     (   get_dict(op, Req, Op),
         cost_op(Op)
     ->  Inferences is I,
-        Cpu is max(0.0, float(C)),
-        append(Pairs0, [cost=json([inferences=Inferences, cpu=Cpu])], Pairs)
+        CpuUs is max(0, round(C * 1000000)),
+        append(Pairs0, [cost=json([inferences=Inferences, cpu_us=CpuUs])], Pairs)
     ;   Pairs = Pairs0
     ).
 
@@ -602,7 +603,7 @@ json_codes([C|Cs]) -->
                    replaced, predicate, total, tests, terms, source, skipped,
                    passed, failed, results, predicates, phase, lines, cursor,
                    clean, differences, caller, callee, arity, similar,
-                   cost, inferences, cpu, exported, explanation, category,
+                   cost, inferences, cpu_us, exported, explanation, category,
                    candidates, trace_problem,
                    % words
                    success, failure, timeout, depth_exceeded, inference_limit,

@@ -314,14 +314,14 @@ fetch_end(M, Bindings, Outcome0, Error, More) :-
 
 %   fetch_cost(+Pairs0, -Pairs): the batch ends in what the fetch cost on
 %   this thread (see with_cost/5 in harness.pl): its inferences and CPU
-%   seconds since fetch_start/3.
+%   microseconds since fetch_start/3.
 fetch_cost(Pairs0, Pairs) :-
     statistics(inferences, I1),
     statistics(cputime, C1),
     nb_getval('$pt_fetch_cost', cost(I0, C0)),
     Inferences is I1 - I0,
-    Cpu is max(0.0, float(C1 - C0)),
-    append(Pairs0, [cost=json([inferences=Inferences, cpu=Cpu])], Pairs).
+    CpuUs is max(0, round((C1 - C0) * 1000000)),
+    append(Pairs0, [cost=json([inferences=Inferences, cpu_us=CpuUs])], Pairs).
 
 %   Peek, then take: thread_get_message/3 with timeout(0) costs about
 %   13 µs a call in SWI-Prolog 9.0.4, a peek and a get under 1 µs.

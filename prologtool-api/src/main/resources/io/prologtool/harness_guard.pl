@@ -892,8 +892,8 @@ prologtool_guard:close(S, Options) :-
 %   user_input is the harness's empty stream, and so is current input.
 standard_input :-
     (   empty_input_stream(In),
-        stream_property(U, alias(user_input)),
-        U == In
+        is_stream(In),
+        stream_property(In, alias(user_input))  % In bound: no walk of the aliases
     ->  set_input(In)
     ;   empty_input
     ).

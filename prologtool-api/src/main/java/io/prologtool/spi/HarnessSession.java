@@ -1166,16 +1166,16 @@ public final class HarnessSession implements PrologSession {
     }
 
     /**
-     * The cost the harness measured for a request ({@code cost: {inferences, cpu}}), with no wall time
-     * (the caller measures it); {@link Cost#NONE} when the reply has none.
+     * The cost the harness measured for a request ({@code cost: {inferences, cpu_us}}, CPU time in
+     * microseconds), with no wall time (the caller measures it); {@link Cost#NONE} when the reply has none.
      */
     public static Cost cost(JsonNode reply) {
         JsonNode c = reply.path("cost");
         if (!c.isObject()) {
             return Cost.NONE;
         }
-        double cpu = Math.max(0, c.path("cpu").asDouble(0));
-        return new Cost(Duration.ZERO, Duration.ofNanos((long) (cpu * 1e9)), Math.max(0, c.path("inferences").asLong(0)));
+        long cpuMicros = Math.max(0, c.path("cpu_us").asLong(0));
+        return new Cost(Duration.ZERO, Duration.ofNanos(cpuMicros * 1000), Math.max(0, c.path("inferences").asLong(0)));
     }
 
     // ---------------------------------------------------------------- observing calls
