@@ -1649,12 +1649,13 @@ guarded_clause(M:Clause, M:Clause) :-
 
 %   clause_cells_limit(+M, -MaxCells): the cells a clause that session M
 %   asserts may have unfolded. SWI-Prolog compiles a clause unfolded (a
-%   shared subterm once per occurrence), into about 16 bytes per cell
-%   (measured: a 1,000-deep term 10,000 times, 10 Mi cells, is a clause
-%   of 160 MB, and compiling it takes twice that for a moment), so a
-%   small term that shares much makes a clause as large as its tree: one
-%   larger than what is left of the session's clause space is refused
-%   before the compiler allocates it (which, in a child with an
+%   shared subterm once per occurrence), into about 8 bytes per cell, and
+%   compiling takes as much again for a moment (measured: f/1 nested
+%   1,000 deep and shared 10,000 times, 20 Mi cells, makes a clause of
+%   160 MB, and the process's peak grew by 315 MB). So a small term that
+%   shares much makes a clause as large as its tree: one whose 16 bytes
+%   a cell are more than what is left of the session's clause space is
+%   refused before the compiler allocates it (which, in a child with an
 %   address-space limit, could exhaust it).
 clause_cells_limit(M, MaxCells) :-
     term_cells_limit(Max0),

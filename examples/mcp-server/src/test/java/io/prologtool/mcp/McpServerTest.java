@@ -124,9 +124,11 @@ class McpServerTest {
     void noDiscontiguousLeavesTheTextAsWritten() {
         try (Servers.Connected s = Servers.connect("--no-discontiguous")) {
             JsonNode r = s.ok("consult_text", "source_text", "likes(ann, tea).\nperson(ann).\nlikes(bob, tea).\n");
-            assertThat(r.get("messages")).noneSatisfy(m -> assertThat(m.get("kind").asText()).isEqualTo("discontiguous"));
+            // no declaration (the info message of kind discontiguous), and SWI-Prolog's own warning
+            assertThat(r.get("messages")).noneSatisfy(m -> assertThat(m.get("severity").asText()).isEqualTo("info"));
             assertThat(r.get("messages")).anySatisfy(m -> {
                 assertThat(m.get("severity").asText()).isEqualTo("warning");
+                assertThat(m.get("kind").asText()).isEqualTo("discontiguous");
                 assertThat(m.get("message").asText()).contains("not together").contains("likes/2");
             });
         }
