@@ -551,7 +551,8 @@ prologtool_guard:variant_hash(Term, Hash) :-
     system:variant_hash(Term, Hash).
 prologtool_guard:term_hash(Term, Depth, Range, Hash) :-
     prologtool_harness:check_depth(Term),
-    system:term_hash(Term, Depth, Range, Hash).
+    prologtool_harness:narrow_strings(Term, Hashable),
+    system:term_hash(Hashable, Depth, Range, Hash).
 prologtool_guard:trie_insert(Trie, Key) :-
     prologtool_harness:check_depth(Key),
     system:trie_insert(Trie, Key).
@@ -1189,6 +1190,50 @@ args_unfolded(I, Arity, Term, Left, Limits, Memo, Values, D0, D, C0, C) :-
         I1 is I + 1,
         args_unfolded(I1, Arity, Term, Left, Limits, Memo, Values, D1, D, C1, C)
     ).
+
+%!  narrow_strings(@Term, -Hashable) is det.
+%
+%   SWI-Prolog 9.0.4's term_hash/4 crashes the process (SIGSEGV) on a
+%   string holding a character above U+00FF (term_hash/2 does not). So
+%   Hashable is Term with each such string in place of the integer that
+%   term_hash/2 gives it: the same term always hashes the same, which is
+%   all a hash promises. A term without such strings is taken as it is.
+%   The walk goes over the term's factorisation, so shared and cyclic
+%   terms cost their size, not their unfolding.
+narrow_strings(Term, Hashable) :-
+    (   ( string(Term) ; compound(Term) )
+    ->  findall(S-V, '$factorize_term'(Term, S, V), [Skeleton-Substitutions]),
+        (   sub_term(X, Skeleton-Substitutions),
+            wide_string(X)
+        ->  narrowed(Skeleton, Hashable),
+            maplist(bind_narrowed, Substitutions)
+        ;   Hashable = Term
+        )
+    ;   Hashable = Term
+    ).
+
+wide_string(X) :-
+    string(X),
+    string_codes(X, Codes),
+    member(C, Codes),
+    C > 0xFF,
+    !.
+
+narrowed(T, N) :-
+    (   var(T)
+    ->  N = T
+    ;   wide_string(T)
+    ->  term_hash(T, N)
+    ;   compound(T)
+    ->  compound_name_arguments(T, Name, Args),
+        maplist(narrowed, Args, NArgs),
+        compound_name_arguments(N, Name, NArgs)
+    ;   N = T
+    ).
+
+bind_narrowed(V = Value) :-
+    narrowed(Value, N),
+    V = N.
 
 %!  session_stream(+Module, :Open, -Stream) is det.
 %
