@@ -641,6 +641,14 @@ public final class HostileFuzzMain {
             sleep(1_000);
             long cpu = cpuTicks() - cpu0;
             Resources now = measure();
+            // A process backend's pool may hold up to twice its size for two seconds after the last open
+            // (children whose check refused them are replaced, the extra ones trimmed): descriptors and
+            // threads over the tolerance are looked at again once that has passed. A leak stays.
+            for (int again = 0; again < 2 && (now.fds - baseline.fds > FD_TOLERANCE
+                    || now.threads - baseline.threads > THREAD_TOLERANCE); again++) {
+                sleep(2_500);
+                now = measure();
+            }
             List<String> why = new ArrayList<>();
             if (cpu > IDLE_CPU_TICKS) {
                 why.add("cpu_after_close: " + cpu * 10 + " ms of CPU in a 1 s window with no session open");
