@@ -995,7 +995,7 @@ declare_discontiguous(M, Text) :-
 declare_discontiguous(_, _).
 
 apart_predicates(In, M, Prev, Seen, Apart0, Apart) :-
-    (   catch(read_term(In, T, [module(M), syntax_errors(quiet)]), _, fail)
+    (   session_catch(read_term(In, T, [module(M), syntax_errors(quiet)]), _, fail)
     ->  (   T == end_of_file
         ->  Apart = Apart0
         ;   clause_indicator(T, PI)
@@ -1371,9 +1371,9 @@ digits([D|Ds]) --> [D], { code_type(D, digit) }, !, digits(Ds).
 digits([]) --> [].
 
 message_lines_text(Lines, Text) :-
-    catch(( print_message_lines(string(S0), '', Lines),
-            normalize_space(string(Text), S0) ),
-          _, Text = "").
+    session_catch(( print_message_lines(string(S0), '', Lines),
+                    normalize_space(string(Text), S0) ),
+                  _, Text = "").
 
                  /*******************************
                  *             GOALS            *
@@ -1386,11 +1386,10 @@ run_goal(M, Text, Req, Pairs) :-
     option_value(Req, allow_side_effects, true, SideEffects),
     parse_goal(M, Text, Goal0, Bindings),
     check_side_effects(SideEffects, M, Goal0),
-    guarded_goal(M, Goal0, Goal),
     apply_stack_limit(Req),
     % Without side effects the goal may change nothing in the session
     % either: its database changes are discarded when the search ends.
-    solve_goal(M, Goal, Bindings, Limits, false, SideEffects, Solved),
+    solve_goal(M, Goal0, Bindings, Limits, false, SideEffects, Solved),
     goal_pairs(M, Bindings, Solved, Pairs).
 
 %   goal_limits(+Req, -Limits): the bounds of a goal request, checked.
@@ -1586,7 +1585,8 @@ inference_bounded(Search, MaxInf, State) :-
     ;   true
     ).
 
-search(M, Goal, Bindings, MaxDepth, Limit, State) :-
+search(M, Goal0, Bindings, MaxDepth, Limit, State) :-
+    guarded_goal(M, Goal0, Goal),               % harness_guard.pl
     pairs_values(Bindings, Vars),
     Template =.. [v|Vars],
     (   depth_limited(M:Goal, MaxDepth, R),
@@ -1867,7 +1867,7 @@ encode_answer(M, Bindings, Template, Lines, answer(json(Pairs), Residuals, Line)
 %   free shows as its own name, other free variables as _G<N>, numbered
 %   as in the JSON answer.
 answer_texts(M, Names, Copy, Residue0, Lines, Residuals, Line) :-
-    (   catch(answer_texts_(M, Names, Copy, Residue0, Lines, Residuals, Line), _, fail)
+    (   session_catch(answer_texts_(M, Names, Copy, Residue0, Lines, Residuals, Line), _, fail)
     ->  true
     ;   Residuals = [], Line = "<unprintable>"
     ).

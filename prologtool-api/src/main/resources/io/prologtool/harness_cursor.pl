@@ -51,7 +51,6 @@ request(query_open, Req, [cursor=Id, variables=Names]) :-
     ),
     parse_goal(M, Text, Goal0, Bindings),
     check_side_effects(SideEffects, M, Goal0),
-    guarded_goal(M, Goal0, Goal),
     session(M, Opts),
     (   get_dict(stack_limit, Req, StackLimit), integer(StackLimit)
     ->  true
@@ -59,7 +58,7 @@ request(query_open, Req, [cursor=Id, variables=Names]) :-
     ),
     message_queue_create(In),
     message_queue_create(Out),
-    Run = cursor_run(M, Opts, Goal, Bindings, MaxDepth, MaxInf, SideEffects, StackLimit, In, Out),
+    Run = cursor_run(M, Opts, Goal0, Bindings, MaxDepth, MaxInf, SideEffects, StackLimit, In, Out),
     thread_create(Run, Thread, [detached(true), c_stack(16_000_000)]),
     assertz(cursor(M, Id, Thread, In, Out)),
     pairs_keys(Bindings, Names).
@@ -241,7 +240,8 @@ fetch_start(N, TimeLimit, MaxOut) :-
     statistics(inferences, I0),
     nb_setval('$pt_fetch_cost', cost(I0, C0)).
 
-cursor_search(M, Goal, Bindings, MaxDepth, MaxInf, State) :-
+cursor_search(M, Goal0, Bindings, MaxDepth, MaxInf, State) :-
+    guarded_goal(M, Goal0, Goal),               % harness_guard.pl
     pairs_values(Bindings, Vars),
     Template =.. [v|Vars],
     Find = ( depth_limited(M:Goal, MaxDepth, R),

@@ -137,8 +137,7 @@ execute_in(T, RuleBases, Code, Query, Run, Pairs) :-
         ->  Phase = run,
             Limits = limits(MaxResults, Time, MaxDepth, infinite, MaxOut),
             nb_setval('$pt_halt_attempted', false),
-            guarded_goal(T, Goal, Guarded),     % harness_guard.pl
-            solve_goal(T, Guarded, Bindings, Limits, true, Solved),
+            solve_goal(T, Goal, Bindings, Limits, true, Solved),
             exec_trace(T, Query, Solved, Run, Parts, TracePairs)
         ;   Phase = query,
             Bindings = [],
@@ -303,7 +302,7 @@ exec_trace(T, Query, solved(_, _, Answers, _, _, _), Run, Parts, Pairs) :-
     Run = run(Deadline, _, _, MaxOut, true, MaxDepth, MaxNodes),
     length(Answers, Count),
     (   remaining(Deadline, Time),
-        catch(parse_goal(T, Query, Goal, Bindings), _, fail)
+        session_catch(parse_goal(T, Query, Goal, Bindings), _, fail)
     ->  nb_setval('$pt_halt_attempted', false),
         catch(trace_solutions(T, Goal, Bindings,
                               limits(MaxDepth, MaxNodes, Time, MaxOut),
@@ -402,7 +401,7 @@ diagnostic_error(E, E) :-
 %   arose (for "did you mean").
 
 error_category(E, M, Category, Explanation) :-
-    (   catch(category_(E, M, Category0, Explanation0), _, fail)
+    (   session_catch(category_(E, M, Category0, Explanation0), _, fail)
     ->  Category = Category0,
         Explanation = Explanation0
     ;   Category = unknown,
@@ -621,7 +620,7 @@ parse_terms(S, M, N0, N) :-
 parse_declaration(M, (:- Directive)) :-
     nonvar(Directive),
     !,
-    catch(parse_directive(M, Directive), _, true).
+    session_catch(parse_directive(M, Directive), _, true).
 parse_declaration(_, _).
 
 parse_directive(M, op(P, T, Names)) :-

@@ -2225,9 +2225,13 @@ shell_status(killed(Signal), Status) :-
 %!  guarded_goal(+Module, +Goal, -Guarded) is det.
 %
 %   A goal text's goal as a clause body of Module would be compiled:
-%   expanded as the toplevel expands what it is given.
+%   expanded as the toplevel expands what it is given. The expansion runs
+%   the session's own goal_expansion/2 hooks, so the search does it
+%   (search/6, cursor_search/6), under the request's limits, and an
+%   error in it leaves the goal as it is, while a time limit or a cancel
+%   that strikes there ends the request (session_catch/3).
 guarded_goal(M, Goal, Guarded) :-
-    (   catch(expand_in(M, Goal, Guarded0), _, fail)
+    (   session_catch(expand_in(M, Goal, Guarded0), _, fail)
     ->  Guarded = Guarded0
     ;   Guarded = Goal
     ).

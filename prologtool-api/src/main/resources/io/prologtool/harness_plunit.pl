@@ -553,7 +553,7 @@ unit_results(M, Unsafe, Complete, PlUnit, Results, Tail) :-
 
 unit_test(UM, Name, Line, Options, Body) :-
     current_predicate(UM:'unit test'/4),
-    catch(UM:'unit test'(Name, Line, Options, Body), _, fail).
+    session_catch(UM:'unit test'(Name, Line, Options, Body), _, fail).
 
 recorded_result(_, PlUnit, Unit, _, Line,
                 json([unit=Unit, name=NameT, status=passed, message="", line=Line])) :-
@@ -631,7 +631,7 @@ test_reason_text(Reason, Text) :-
 
 failure_message(M, UM, PlUnit, Name, Line, Reason, Msg) :-
     test_name_text(Name, NameT),
-    (   catch(failure_text(Reason, PlUnit, Name, Line, Why), _, fail)
+    (   session_catch(failure_text(Reason, PlUnit, Name, Line, Why), _, fail)
     ->  true
     ;   format(string(Why), "~p", [Reason])
     ),

@@ -251,7 +251,7 @@ tr_reply(E, Result, M, Goal, Bindings, Ctx, Pairs) :-
 %   (a resource error, say), the reply has no tree.
 :- meta_predicate tr_safely(0, -, -, -).
 tr_safely(Build, Tree, Count, Truncated) :-
-    (   catch(Build, _, fail)
+    (   session_catch(Build, _, fail)
     ->  true
     ;   Tree = @(null), Count = 0, Truncated = true
     ).

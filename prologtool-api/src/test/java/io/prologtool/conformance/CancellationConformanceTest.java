@@ -6,6 +6,7 @@ import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologSession;
 import io.prologtool.Query;
+import io.prologtool.SessionOptions;
 import io.prologtool.SessionRegistry;
 import io.prologtool.Term;
 import io.prologtool.tools.PrologTools;
@@ -252,6 +253,23 @@ public abstract class CancellationConformanceTest extends BackendFixture {
             assertThat(r.outcome()).as("cancel number %d", i).isEqualTo(Outcome.CANCELLED);
         }
         assertUsable(session);
+    }
+
+    /**
+     * A cancel that strikes while the session's own goal_expansion/2 hook runs (the goal's first step)
+     * stops the call: the harness does not drop it where it expands the goal.
+     */
+    @Test
+    void aCancelDuringTheSessionsGoalExpansionStopsTheCall() throws Exception {
+        try (PrologSession careless = backend.open(SessionOptions.builder().sandboxed(false).build())) {
+            assertThat(careless.consult("p(kept).\ngoal_expansion(spin, true) :- repeat, fail.\n").hasErrors())
+                    .isFalse();
+            CompletableFuture<GoalResult> f = careless.goal("spin").timeLimit(LONG).runAsync();
+            cancelWhenRunning(careless);
+            GoalResult r = f.get(PATIENCE_MS, TimeUnit.MILLISECONDS);
+            assertThat(r.outcome()).isEqualTo(Outcome.CANCELLED);
+            assertUsable(careless);
+        }
     }
 
     @Test

@@ -49,6 +49,26 @@ public abstract class LimitsConformanceTest extends BackendFixture {
         assertAnswers(session);
     }
 
+    /**
+     * Goal expansion runs the session's own goal_expansion/2 hooks (careless code may define them), so it
+     * is part of the search: a hook that never ends is stopped by the goal's time limit, for a goal and a
+     * query, and the child or worker that ran it goes on serving the session.
+     */
+    @Test
+    void theSessionsGoalExpansionHooksRunUnderTheGoalsTimeLimit() {
+        try (PrologSession s = backend.open(SessionOptions.builder().sandboxed(false).build())) {
+            assertThat(s.consult("goal_expansion(spin, true) :- repeat, fail.\n").hasErrors()).isFalse();
+            long t0 = System.nanoTime();
+            GoalResult r = s.goal("spin").timeLimit(Duration.ofMillis(500)).run();
+            assertThat(r.outcome()).isEqualTo(Outcome.TIMEOUT);
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+            GoalResult fetched = s.goal("spin").timeLimit(Duration.ofMillis(500)).query().fetch(1);
+            assertThat(fetched.outcome()).isEqualTo(Outcome.TIMEOUT);
+            assertAnswers(s);
+            assertThat(s.crashCount()).isZero();
+        }
+    }
+
     private void assertSessionAfter(GoalResult r, Outcome expected) {
         assertThat(r.outcome()).isEqualTo(expected);
         assertAnswers(session);

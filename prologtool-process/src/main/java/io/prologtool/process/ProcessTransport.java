@@ -369,7 +369,7 @@ final class ProcessTransport implements HarnessTransport {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             pollBriefly(p.reply());
-            return p.reply().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return awaitCancellable(p, deadline);
         } catch (InterruptedException e) {
             // an interrupt cancels the call: it stops, and its reply says so; a request sent ahead (an
             // open, which runs no user code) is waited for, and the call after it is then cancelled
@@ -389,14 +389,53 @@ final class ProcessTransport implements HarnessTransport {
         }
     }
 
-    /** The reply of a cancelled call, waited for up to {@code deadline} whatever interrupts come. */
+    /**
+     * The reply of the call in flight, waited for up to {@code deadline}. After a {@link #cancel()} the
+     * cancel line is written again every {@link #CANCEL_AGAIN} for as long as the call runs: the harness
+     * acts on a cancel once, and code that caught and dropped the exception it threw (a catch-all in a
+     * library or in a hook of the session's) would otherwise keep the call running to its time limit.
+     */
+    private JsonNode awaitCancellable(Pending p, long deadline)
+            throws InterruptedException, TimeoutException, ExecutionException {
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            try {
+                return p.reply().get(Math.min(left, CANCEL_AGAIN.toNanos()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException slice) {
+                if (cancelling && p == pending.get()) {
+                    writeCancel(p);
+                }
+            }
+        }
+    }
+
+    /** How often a cancel is written again to a call that still runs after it. */
+    private static final Duration CANCEL_AGAIN = Duration.ofMillis(100);
+
+    /**
+     * The reply of a cancelled call, waited for up to {@code deadline} whatever interrupts come; the cancel
+     * is written again every {@link #CANCEL_AGAIN} meanwhile, as in {@link #awaitCancellable}.
+     */
     private JsonNode awaitCancelled(Pending p, long deadline) {
         while (true) {
+            long left = deadline - System.nanoTime();
             try {
-                return p.reply().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (left <= 0) {
+                    throw new TimeoutException();
+                }
+                return p.reply().get(Math.min(left, CANCEL_AGAIN.toNanos()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException again) {
                 // the caller is interrupted when this returns
             } catch (TimeoutException e) {
+                if (left > CANCEL_AGAIN.toNanos()) { // a slice: the call runs on, cancelled again
+                    if (p == pending.get()) {
+                        writeCancel(p);
+                    }
+                    continue;
+                }
                 kill();
                 throw new HarnessTimeoutException("the cancelled call did not stop within its bound; the swipl "
                         + "child was stopped");
