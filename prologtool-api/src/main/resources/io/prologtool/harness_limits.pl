@@ -127,8 +127,8 @@ limit_time(Seconds, Goal) :-
     two flag updates, no assert, no retract, no lock held across them.
 
     The watchdog sleeps until the earliest deadline in the slots (or a
-    second at most) and signals each thread whose slot has passed, again
-    every 0.1 s while it stays passed; the thread checks its own slot again and, if the limit
+    second at most) and signals each thread whose slot has passed, once
+    per deadline; the thread checks its own slot again and, if the limit
     still runs there, throws time_limit_exceeded (through an alarm due at
     once: see watch_expired/0). A deadline earlier than the moment the
     watchdog wakes anyway (a limit under a second, about) wakes it with a
@@ -227,12 +227,8 @@ start_watchdog :-
         assertz(watchdog_started)
     ).
 
-%   The watchdog's own global '$pt_struck' holds Thread-Deadline-At for
-%   the expired slots it signalled, At the last time it did. A slot still
-%   expired 0.1 s after a signal is signalled again: the limit strikes
-%   wherever the thread is then, so code that caught and dropped the
-%   exception (a catch-all in a library, in a goal_expansion hook) delays
-%   it by that much and no more.
+%   The watchdog's own global '$pt_struck' holds Thread-Deadline for the
+%   expired slots it signalled already, so each deadline is signalled once.
 watchdog_loop :-
     nb_setval('$pt_struck', []),
     repeat,
@@ -270,15 +266,13 @@ watch_thread(Now, T-Key, Wake0-Struck0, Wake-Struck) :-
         Wake = Wake0, Struck = Struck0
     ;   Deadline > Now
     ->  Wake is min(Wake0, Deadline), Struck = Struck0
-    ;   Struck = [T-Deadline-At|Struck0],
+    ;   Wake = Wake0,
+        Struck = [T-Deadline|Struck0],
         (   nb_getval('$pt_struck', Before),
-            memberchk(T-Deadline-At0, Before),
-            Now - At0 < 0.1
-        ->  At = At0
-        ;   At = Now,
-            catch(thread_signal(T, prologtool_harness:watch_expired), _, true)
-        ),
-        Wake is min(Wake0, At + 0.1)
+            memberchk(T-Deadline, Before)
+        ->  true
+        ;   catch(thread_signal(T, prologtool_harness:watch_expired), _, true)
+        )
     ).
 
 drain_wakes :-
