@@ -10,6 +10,7 @@ module io.prologtool.api {
     exports io.prologtool;
     exports io.prologtool.json;
     exports io.prologtool.spi;
+    exports io.prologtool.store;
     exports io.prologtool.tools;
 
     // The harness sources (io/prologtool/*.pl) and the bundled rule bases (prologtool/rules/*.pl), read

@@ -20,6 +20,32 @@ public interface PrologBackend extends AutoCloseable {
      */
     PrologSession open(SessionOptions options);
 
+    /**
+     * Opens a session from a checkpoint ({@link PrologSession#checkpoint()}, perhaps read back from a
+     * {@link SessionStore}): with the checkpoint's options, its program loaded and its plunit units loaded
+     * (not run), so that it answers every goal as the session it was taken of did then. The checkpoint may
+     * come from another JVM (through a {@link SessionStore}). The new session has an id of its own.
+     *
+     * @throws PrologToolException        when the program or a unit does not load (the session opened for
+     *                                    it is closed again)
+     * @throws PrologUnavailableException when SWI-Prolog cannot be started
+     * @throws IllegalStateException      when the backend is closed
+     */
+    default PrologSession restore(SessionCheckpoint checkpoint) {
+        java.util.Objects.requireNonNull(checkpoint, "checkpoint");
+        PrologSession s = open(checkpoint.options());
+        try {
+            if (!(s instanceof io.prologtool.spi.HarnessSession h)) {
+                throw new UnsupportedOperationException("backend " + name() + " cannot restore checkpoints");
+            }
+            h.load(checkpoint);
+            return s;
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
     /** A short name for logs and reports, e.g. {@code "process"} or {@code "jpl"}. */
     String name();
 

@@ -202,6 +202,20 @@ public interface PrologSession extends AutoCloseable {
     }
 
     /**
+     * A checkpoint of this session now: what {@link #fork()} copies (its program with dynamic facts as they
+     * are, its operators and flags, its plunit units) and its options, as a value that a {@link
+     * SessionStore} keeps and {@link PrologBackend#restore(SessionCheckpoint)} opens again, in this JVM or
+     * another. Waits for the call running on the session, if one is.
+     *
+     * @throws PrologToolException           when the session's state could not be read
+     * @throws SessionClosedException         when this session is closed
+     * @throws UnsupportedOperationException  when the backend cannot take checkpoints
+     */
+    default SessionCheckpoint checkpoint() {
+        throw new UnsupportedOperationException("this session cannot take checkpoints");
+    }
+
+    /**
      * True until the session is closed: by {@link #close()}, by its backend's close, by the registry
      * that holds it (idle or over its limits), or by itself when its Prolog died and it could not be
      * restored. Calls on a closed session throw {@link SessionClosedException}.

@@ -16,6 +16,7 @@ import io.prologtool.PrologListener;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologToolException;
 import io.prologtool.ReplaceResult;
+import io.prologtool.SessionCheckpoint;
 import io.prologtool.SessionClosedException;
 import io.prologtool.SessionOptions;
 import io.prologtool.Severity;
@@ -25,6 +26,7 @@ import io.prologtool.TraceResult;
 import io.prologtool.json.TermJson;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -506,27 +508,48 @@ public final class HarnessSession implements PrologSession {
         if (opener == null) {
             throw new UnsupportedOperationException("this session's backend does not fork sessions");
         }
+        SessionCheckpoint state = checkpoint();
+        PrologSession copy = opener.apply(options);
+        try {
+            if (!(copy instanceof HarnessSession h)) {
+                throw new UnsupportedOperationException("the fork of session " + id + " cannot load its program");
+            }
+            h.load(state);
+            return copy;
+        } catch (RuntimeException e) {
+            copy.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public SessionCheckpoint checkpoint() {
         JsonNode state = locked(() -> {
             JsonNode r = call(request("fork_state"), ADMIN_TIMEOUT);
             requireOk(r, "fork_state");
             return r;
         });
-        PrologSession copy = opener.apply(options);
-        try {
-            ConsultResult c = copy.consult(state.path("text").asText(""));
-            if (c.hasErrors()) {
-                throw new PrologToolException("the fork of session " + id + " did not load its program: "
-                        + c.errors());
-            }
-            for (JsonNode tests : state.path("tests")) {
-                if (copy instanceof HarnessSession h) {
-                    h.loadTests(tests.asText());
-                }
-            }
-            return copy;
-        } catch (RuntimeException e) {
-            copy.close();
-            throw e;
+        List<String> tests = new ArrayList<>();
+        for (JsonNode t : state.path("tests")) {
+            tests.add(t.asText());
+        }
+        return new SessionCheckpoint(id, options, state.path("text").asText(""), tests, Instant.now());
+    }
+
+    /**
+     * Loads a checkpoint's program and plunit units into this session, which has just opened: what
+     * {@link io.prologtool.PrologBackend#restore} and {@link #fork()} do after opening it.
+     *
+     * @throws PrologToolException when the program or a unit does not load
+     */
+    public void load(SessionCheckpoint checkpoint) {
+        ConsultResult c = consult(checkpoint.program());
+        if (c.hasErrors()) {
+            throw new PrologToolException("the program of session " + checkpoint.sessionId()
+                    + " did not load into session " + id + ": " + c.errors());
+        }
+        for (String tests : checkpoint.tests()) {
+            loadTests(tests);
         }
     }
 

@@ -1,0 +1,191 @@
+package io.prologtool.store;
+
+import io.prologtool.PrologToolException;
+import io.prologtool.SessionCheckpoint;
+import io.prologtool.SessionStore;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * {@link SessionStore#folder(Path)}: one file per session, {@code <session id>.json}, in a folder.
+ *
+ * <p>A save writes the checkpoint to a new hidden file in the same folder, forces it to the disk, renames
+ * it over the session's file (an atomic rename on the same file system) and forces the folder, so the
+ * session's file is always a whole checkpoint, the old one or the new one, whenever the JVM or the
+ * machine stops. A hidden file left by a save that was stopped midway is not a checkpoint; files of that
+ * kind older than an hour are removed when a store opens the folder.
+ */
+public final class FolderSessionStore implements SessionStore {
+
+    /** Session ids this store keeps: what every file system takes as a file name. */
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}");
+    private static final String SUFFIX = ".json";
+    private static final String TEMP_SUFFIX = ".tmp";
+    private static final Duration STALE_TEMP = Duration.ofHours(1);
+
+    private final Path directory;
+
+    public FolderSessionStore(Path directory) {
+        this.directory = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(this.directory);
+        } catch (IOException e) {
+            throw new PrologToolException("cannot create the session store's folder " + this.directory + ": " + e,
+                    e);
+        }
+        removeStaleTemporaries();
+    }
+
+    /** The folder this store keeps its files in. */
+    public Path directory() {
+        return directory;
+    }
+
+    @Override
+    public void save(SessionCheckpoint checkpoint) {
+        Objects.requireNonNull(checkpoint, "checkpoint");
+        Path target = file(checkpoint.sessionId());
+        byte[] bytes = CheckpointJson.write(checkpoint);
+        Path temp = directory.resolve("." + checkpoint.sessionId() + "." + UUID.randomUUID() + TEMP_SUFFIX);
+        try {
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer buf = ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new PrologToolException("the file system of " + directory + " cannot rename a file "
+                        + "atomically; a folder session store needs one that can (a local disk)", e);
+            }
+            forceDirectory();
+        } catch (IOException e) {
+            throw new PrologToolException("cannot write the checkpoint of session " + checkpoint.sessionId()
+                    + " to " + target + " (the one kept before is unchanged): " + e, e);
+        } finally {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // removed when a store next opens the folder
+            }
+        }
+    }
+
+    @Override
+    public Optional<SessionCheckpoint> load(String sessionId) {
+        Path f = file(sessionId);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(f);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new PrologToolException("cannot read the checkpoint of session " + sessionId + " from " + f
+                    + ": " + e, e);
+        }
+        SessionCheckpoint c = CheckpointJson.read(bytes, f.toString());
+        if (!c.sessionId().equals(sessionId)) {
+            throw new PrologToolException("the file " + f + " holds the checkpoint of session " + c.sessionId()
+                    + ", not of " + sessionId + "; it was renamed or copied by hand");
+        }
+        return Optional.of(c);
+    }
+
+    @Override
+    public boolean delete(String sessionId) {
+        Path f = file(sessionId);
+        try {
+            boolean deleted = Files.deleteIfExists(f);
+            if (deleted) {
+                forceDirectory();
+            }
+            return deleted;
+        } catch (IOException e) {
+            throw new PrologToolException("cannot delete the checkpoint of session " + sessionId + " (" + f
+                    + "): " + e, e);
+        }
+    }
+
+    @Override
+    public List<String> sessionIds() {
+        List<String> ids = new ArrayList<>();
+        try (Stream<Path> files = Files.list(directory)) {
+            files.forEach(p -> {
+                String name = p.getFileName().toString();
+                if (name.endsWith(SUFFIX)) {
+                    String id = name.substring(0, name.length() - SUFFIX.length());
+                    if (ID.matcher(id).matches()) {
+                        ids.add(id);
+                    }
+                }
+            });
+        } catch (IOException e) {
+            throw new PrologToolException("cannot list the session store's folder " + directory + ": " + e, e);
+        }
+        return ids;
+    }
+
+    @Override
+    public String toString() {
+        return "SessionStore.folder(" + directory + ")";
+    }
+
+    private Path file(String sessionId) {
+        Objects.requireNonNull(sessionId, "sessionId");
+        if (!ID.matcher(sessionId).matches()) {
+            throw new IllegalArgumentException("a folder session store keeps sessions whose ids are 1 to 200 "
+                    + "letters, digits, '_', '-' or '.' (not first); got \"" + sessionId + "\"");
+        }
+        return directory.resolve(sessionId + SUFFIX);
+    }
+
+    /** The rename and the removal are durable once the folder's entry is on the disk too. */
+    private void forceDirectory() {
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            // a file system that cannot open a folder for this keeps the rename in its own order
+        }
+    }
+
+    private void removeStaleTemporaries() {
+        Instant before = Instant.now().minus(STALE_TEMP);
+        try (Stream<Path> files = Files.list(directory)) {
+            files.filter(p -> {
+                String name = p.getFileName().toString();
+                return name.startsWith(".") && name.endsWith(TEMP_SUFFIX);
+            }).forEach(p -> {
+                try {
+                    if (Files.getLastModifiedTime(p).toInstant().isBefore(before)) {
+                        Files.deleteIfExists(p);
+                    }
+                } catch (IOException ignored) {
+                    // another store removed it first, or it cannot be removed: it is never read
+                }
+            });
+        } catch (IOException e) {
+            throw new PrologToolException("the session store's folder " + directory + " cannot be listed: " + e,
+                    e);
+        }
+    }
+}
