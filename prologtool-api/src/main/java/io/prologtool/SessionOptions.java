@@ -206,6 +206,27 @@ public final class SessionOptions {
         return ruleBases != null ? ruleBases : RuleBaseStore.defaultStore();
     }
 
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.stackLimitBytes = stackLimitBytes;
+        b.maxOutputChars = maxOutputChars;
+        b.consultTimeLimit = consultTimeLimit;
+        b.testTimeLimit = testTimeLimit;
+        b.sandboxed = sandboxed;
+        b.maxSourceChars = maxSourceChars;
+        b.clauseSpaceBytes = clauseSpaceBytes;
+        b.maxAtomChars = maxAtomChars;
+        b.tableSpaceBytes = tableSpaceBytes;
+        b.maxOpenStreams = maxOpenStreams;
+        b.maxOpenQueries = maxOpenQueries;
+        b.allowThreads = allowThreads;
+        b.staticCheck = staticCheck;
+        b.declareDiscontiguous = declareDiscontiguous;
+        b.ruleBases = ruleBases;
+        return b;
+    }
+
     @Override
     public String toString() {
         return "SessionOptions[stackLimitBytes=" + stackLimitBytes + ", maxOutputChars=" + maxOutputChars

@@ -85,6 +85,10 @@ public final class SessionRegistry implements AutoCloseable {
     private final Duration idleTtl;
     private final Clock clock;
     private final SessionOptions sessionOptions;
+    /** Where checkpoints go; null: none (sessions live in this JVM only). */
+    private final SessionStore store;
+    /** Held while a session is restored from {@link #store}, so that it is restored once. */
+    private final Object restoring = new Object();
     private final ReentrantLock lock = new ReentrantLock();
     /** Access-ordered: iteration starts at the least recently used. Guarded by {@link #lock}. */
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -120,6 +124,7 @@ public final class SessionRegistry implements AutoCloseable {
         this.idleTtl = b.idleTtl;
         this.clock = b.clock;
         this.sessionOptions = b.sessionOptions;
+        this.store = b.store;
         this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "prologtool-registry-reaper");
             t.setDaemon(true);
@@ -160,7 +165,8 @@ public final class SessionRegistry implements AutoCloseable {
     private RegisteredSession openRegistered(SessionOptions options, boolean held) {
         ensureOpen();
         makeRoom(null);
-        return adopt(backend.open(options), held);
+        PrologSession raw = backend.open(options);
+        return adopt(raw, raw.id(), held);
     }
 
     /**
@@ -174,7 +180,8 @@ public final class SessionRegistry implements AutoCloseable {
                 + closedReason(id).map(ClosedReason::wireName).orElse("unknown") + ": no open session " + id));
         ensureOpen();
         makeRoom(id);
-        return adopt(((RegisteredSession) original).delegate.fork(), false);
+        PrologSession raw = ((RegisteredSession) original).delegate.fork();
+        return adopt(raw, raw.id(), false);
     }
 
     /**
@@ -214,12 +221,16 @@ public final class SessionRegistry implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED));
+        victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED, false)); // restored on its next use
     }
 
-    /** {@code held}: the session counts as in a call until the caller's {@link RegisteredSession#release()}. */
-    private RegisteredSession adopt(PrologSession raw, boolean held) {
-        RegisteredSession s = new RegisteredSession(raw);
+    /**
+     * Registers {@code raw} under {@code id} (its own id, or the id of the session it was restored from),
+     * and with a store saves its first checkpoint. {@code held}: the session counts as in a call until the
+     * caller's {@link RegisteredSession#release()}.
+     */
+    private RegisteredSession adopt(PrologSession raw, String id, boolean held) {
+        RegisteredSession s = new RegisteredSession(raw, id);
         if (held) {
             s.inFlight.incrementAndGet();
         }
@@ -229,10 +240,16 @@ public final class SessionRegistry implements AutoCloseable {
                 raw.close();
                 throw new IllegalStateException("the registry is closed");
             }
-            entries.put(raw.id(), new Entry(s));
+            entries.put(id, new Entry(s));
             opened++;
         } finally {
             lock.unlock();
+        }
+        try {
+            s.persist(true);
+        } catch (RuntimeException e) {
+            close(id);
+            throw e;
         }
         return s;
     }
@@ -267,9 +284,54 @@ public final class SessionRegistry implements AutoCloseable {
         }
     }
 
-    /** The open session {@code id}, counted as a use; empty when there is none (see {@link #closedReason}). */
+    /**
+     * The open session {@code id}, counted as a use. With a {@linkplain Builder#store store}, a session
+     * that is not open in this registry (evicted, or opened by a registry in another JVM that ended) is
+     * restored from its checkpoint, once, under the same id. Empty when there is none (see {@link
+     * #closedReason}).
+     *
+     * @throws PrologToolException when the store holds a checkpoint of {@code id} that could not be read
+     *                             or restored
+     */
     public Optional<PrologSession> get(String id) {
         Objects.requireNonNull(id, "id");
+        Optional<PrologSession> open = openEntry(id);
+        if (open.isPresent() || store == null) {
+            return open;
+        }
+        synchronized (restoring) {
+            open = openEntry(id); // another thread restored it meanwhile
+            if (open.isPresent()) {
+                return open;
+            }
+            ensureOpen();
+            Optional<SessionCheckpoint> saved = store.load(id);
+            if (saved.isEmpty()) {
+                return Optional.empty();
+            }
+            SessionCheckpoint c = saved.get();
+            // the options it had, with the rule base store of this registry's (the application's)
+            SessionOptions options = c.options().toBuilder().ruleBases(sessionOptions.ruleBases()).build();
+            makeRoom(null);
+            PrologSession raw = backend.restore(c.withOptions(options));
+            reasons.remove(id);
+            if (io.prologtool.spi.Logs.REGISTRY.isLoggable(System.Logger.Level.DEBUG)) {
+                io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.DEBUG, "session " + id
+                        + " restored from " + store + " (checkpoint of " + c.takenAt() + ") as " + raw.id());
+            }
+            return Optional.of(adopt(raw, id, false));
+        }
+    }
+
+    /**
+     * The session {@code id} if it is open in this registry, counted as a use; unlike {@link #get(String)} it
+     * never restores one from the store (to cancel a call, say, which can only run where it is open).
+     */
+    public Optional<PrologSession> getOpen(String id) {
+        return openEntry(Objects.requireNonNull(id, "id"));
+    }
+
+    private Optional<PrologSession> openEntry(String id) {
         lock.lock();
         try {
             Entry e = entries.get(id);
@@ -283,12 +345,20 @@ public final class SessionRegistry implements AutoCloseable {
         }
     }
 
+    /** The store this registry keeps checkpoints in, if it was given one. */
+    public Optional<SessionStore> store() {
+        return Optional.ofNullable(store);
+    }
+
     /** Why {@code id} names no open session: closed, evicted or expired; empty if it never did (or long ago). */
     public Optional<ClosedReason> closedReason(String id) {
         return Optional.ofNullable(reasons.get(id));
     }
 
-    /** Closes session {@code id}; false when it was not open. */
+    /**
+     * Closes session {@code id}; false when it was not open. With a store, its checkpoint is deleted: a
+     * closed session is gone in every JVM.
+     */
     public boolean close(String id) {
         Entry e;
         lock.lock();
@@ -302,7 +372,7 @@ public final class SessionRegistry implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        e.session.closeUnderlying(ClosedReason.CLOSED);
+        e.session.closeUnderlying(ClosedReason.CLOSED, true);
         return true;
     }
 
@@ -360,7 +430,7 @@ public final class SessionRegistry implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        victims.forEach(v -> v.closeUnderlying(ClosedReason.EXPIRED));
+        victims.forEach(v -> v.closeUnderlying(ClosedReason.EXPIRED, true)); // its time to live is over
         return victims.size();
     }
 
@@ -379,7 +449,21 @@ public final class SessionRegistry implements AutoCloseable {
             lock.unlock();
         }
         reaper.shutdownNow();
-        ids.forEach(this::close);
+        for (String id : ids) {
+            Entry e;
+            lock.lock();
+            try {
+                e = entries.remove(id);
+                if (e == null) {
+                    continue;
+                }
+                reasons.put(id, ClosedReason.CLOSED);
+                closedCount++;
+            } finally {
+                lock.unlock();
+            }
+            e.session.closeUnderlying(ClosedReason.CLOSED, false); // a registry's close keeps checkpoints
+        }
     }
 
     private void reapQuietly() {
@@ -431,11 +515,59 @@ public final class SessionRegistry implements AutoCloseable {
      */
     private final class RegisteredSession implements PrologSession {
         final PrologSession delegate;
+        /** The registry's id of the session: its first session's, whichever session serves it now. */
+        private final String id;
+        /** {@link io.prologtool.spi.HarnessSession#changes()} at the last checkpoint saved; guarded by this. */
+        private long savedChanges = -1;
         private volatile ClosedReason closedBy;
         private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
-        RegisteredSession(PrologSession delegate) {
+        RegisteredSession(PrologSession delegate, String id) {
             this.delegate = delegate;
+            this.id = id;
+        }
+
+        /**
+         * With a store, saves a checkpoint when the session changed since the last one ({@code always}:
+         * whatever it did). Checkpoints are taken and saved one at a time, so the store never goes back to
+         * an older one.
+         *
+         * @throws PrologToolException when the checkpoint could not be taken or saved
+         */
+        void persist(boolean always) {
+            if (store != null && delegate instanceof io.prologtool.spi.HarnessSession h) {
+                persist(h, always);
+            }
+        }
+
+        /**
+         * The checkpoint also restarts the session's journal ({@link
+         * io.prologtool.spi.HarnessSession#checkpointAndRestartJournal()}): a Prolog that dies is then
+         * restored with the facts its goals asserted.
+         */
+        private synchronized void persist(io.prologtool.spi.HarnessSession h, boolean always) {
+            if (!h.isOpen()) {
+                return;
+            }
+            long now = h.changes();
+            if (!always && now == savedChanges) {
+                return;
+            }
+            SessionCheckpoint c = h.checkpointAndRestartJournal();
+            try {
+                store.save(new SessionCheckpoint(id, c.options(), c.program(), c.tests(), c.takenAt()));
+            } catch (RuntimeException e) {
+                throw new PrologToolException("session " + id + " changed, and its checkpoint could not be saved in "
+                        + store + ": " + e.getMessage() + " (the call itself ran; the store holds the state before it)",
+                        e);
+            }
+            savedChanges = now;
+        }
+
+        void deleteCheckpoint() {
+            if (store != null) {
+                store.delete(id);
+            }
         }
 
         boolean busy() {
@@ -447,13 +579,16 @@ public final class SessionRegistry implements AutoCloseable {
             inFlight.decrementAndGet();
         }
 
-        void closeUnderlying(ClosedReason reason) {
+        void closeUnderlying(ClosedReason reason, boolean deleteCheckpoint) {
+            if (deleteCheckpoint) {
+                deleteCheckpoint();
+            }
             if (closedBy == null) {
                 closedBy = reason;
             }
             if (delegate.isOpen()) {
                 if (reason != ClosedReason.CLOSED && io.prologtool.spi.Logs.REGISTRY.isLoggable(System.Logger.Level.DEBUG)) {
-                    io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.DEBUG, "session " + delegate.id() + " "
+                    io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.DEBUG, "session " + id + " "
                             + reason.wireName() + (reason == ClosedReason.EVICTED ? " to make room under maxSessions "
                             + maxSessions : " after being idle longer than " + idleTtl));
                 }
@@ -485,7 +620,9 @@ public final class SessionRegistry implements AutoCloseable {
             inFlight.incrementAndGet();
             try {
                 touch(id());
-                return call.get();
+                T result = call.get();
+                persist(false);
+                return result;
             } catch (SessionClosedException e) {
                 ClosedReason now = closedBy;
                 throw now == null ? e : new SessionClosedException("session_closed: " + now.wireName()
@@ -498,7 +635,7 @@ public final class SessionRegistry implements AutoCloseable {
 
         @Override
         public String id() {
-            return delegate.id();
+            return id;
         }
 
         @Override
@@ -643,6 +780,7 @@ public final class SessionRegistry implements AutoCloseable {
                 return;
             }
             closedBy = ClosedReason.CLOSED;
+            deleteCheckpoint();
             delegate.close();
             forget(this);
         }
@@ -668,6 +806,7 @@ public final class SessionRegistry implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private Duration reapInterval;
         private SessionOptions sessionOptions = SessionOptions.defaults();
+        private SessionStore store;
 
         private Builder(PrologBackend backend) {
             this.backend = Objects.requireNonNull(backend, "backend");
@@ -700,6 +839,22 @@ public final class SessionRegistry implements AutoCloseable {
          */
         public Builder sessionOptions(SessionOptions options) {
             this.sessionOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * Keeps every session's checkpoint in {@code store} (default: none, and sessions live in this JVM
+         * only). A checkpoint is saved when a session opens and after every call that changed it (a
+         * consult, a replacement, loaded units, a goal that added or removed a clause or set a flag or an
+         * operator, a fetch of a query) before the call returns: a call that returned is in the store.
+         * {@link SessionRegistry#get(String)} restores a session that is not open here from its checkpoint,
+         * under its id: one evicted to make room, or one a registry in a JVM that ended held. A session
+         * closed by {@link SessionRegistry#close(String)} or its own {@code close()}, or idle past the idle
+         * TTL, is deleted from the store; one evicted, or open when this registry closes, stays in it.
+         * Two registries must not serve one session at once: nothing here stops them yet.
+         */
+        public Builder store(SessionStore store) {
+            this.store = Objects.requireNonNull(store, "store");
             return this;
         }
 

@@ -1387,10 +1387,28 @@ run_goal(M, Text, Req, Pairs) :-
     parse_goal(M, Text, Goal0, Bindings),
     check_side_effects(SideEffects, M, Goal0),
     apply_stack_limit(Req),
+    module_property(M, last_modified_generation(Generation)),
+    nb_setval('$pt_edited', false),
     % Without side effects the goal may change nothing in the session
     % either: its database changes are discarded when the search ends.
     solve_goal(M, Goal0, Bindings, Limits, false, SideEffects, Solved),
-    goal_pairs(M, Bindings, Solved, Pairs).
+    goal_pairs(M, Bindings, Solved, Pairs0),
+    (   SideEffects == true,
+        session_changed(M, Generation)
+    ->  Pairs = [changed= @(true)|Pairs0]
+    ;   Pairs = Pairs0
+    ).
+
+%   session_changed(+M, +Generation): since Generation, a clause of the
+%   session's module was added or removed, or the goal set one of its
+%   flags or operators ('$pt_edited', harness_guard.pl). A goal's reply
+%   says so (changed: true), for the checkpoints of a session store.
+session_changed(M, Generation) :-
+    (   module_property(M, last_modified_generation(Now)),
+        Now \== Generation
+    ->  true
+    ;   nb_current('$pt_edited', true)
+    ).
 
 %   goal_limits(+Req, -Limits): the bounds of a goal request, checked.
 %   Limits = limits(MaxAnswers, TimeLimit, MaxDepth, MaxInferences, MaxOutput).

@@ -1944,7 +1944,8 @@ session_set_flag(_, Flag, Value) :-
            'a goal run without side effects may not change the session\'s flags').
 session_set_flag(M, Flag, Value) :-
     (   atom(Flag), module_local_flag(Flag)
-    ->  system:set_prolog_flag(M:Flag, Value)
+    ->  system:set_prolog_flag(M:Flag, Value),
+        nb_setval('$pt_edited', true)   % run_goal/4 in harness.pl
     ;   format(atom(Why), 'the flag ~q is shared by every session', [Flag]),
         refuse(set_prolog_flag(Flag, Value), Why)
     ).
@@ -1961,7 +1962,8 @@ session_op(M, Priority, Type, Names) :-
     ->  maplist(session_op_name(M), Names, Qualified)
     ;   session_op_name(M, Names, Qualified)
     ),
-    system:op(Priority, Type, Qualified).
+    system:op(Priority, Type, Qualified),
+    nb_setval('$pt_edited', true).     % run_goal/4 in harness.pl
 
 session_op_name(M, Name, Q) :-
     (   nonvar(Name), Name = _:_

@@ -105,6 +105,8 @@ public final class HarnessSession implements PrologSession {
     /** Why the session closed itself (it could not be restored); null when it did not. */
     private volatile String closedReason;
     private volatile int crashes;
+    /** Calls that may have changed the session's program, flags, operators or units: {@link #changes()}. */
+    private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
     private volatile int restores;
     /** The backend's name, for listener events and logs. */
     private final String backendName;
@@ -268,7 +270,7 @@ public final class HarnessSession implements PrologSession {
                 // It may have half-loaded, and replaying it is what the user asked for: the session is
                 // restored now, with it. If it stops the fresh Prolog as well, it is dropped, and this
                 // reply says so; either way the next call finds the session ready.
-                journal.add(req);
+                journaled(req);
                 List<Diagnostic> out = new ArrayList<>();
                 out.add(new Diagnostic(Severity.ERROR, "load_error",
                         "session_crashed: the Prolog serving this session stopped while loading ("
@@ -291,7 +293,7 @@ public final class HarnessSession implements PrologSession {
             }
             if (!reply.path("ok").asBoolean(false) && "reply_too_large".equals(reply.path("error").path("kind").asText())) {
                 // loaded, but its diagnostics and output do not fit in a reply: the text stays in the session
-                journal.add(req);
+                journaled(req);
                 PrologError e = error(reply.path("error"));
                 return new ConsultResult(List.of(new Diagnostic(Severity.ERROR, e.kind(), e.message(), 0, 0)), "", false);
             }
@@ -301,7 +303,7 @@ public final class HarnessSession implements PrologSession {
                         "cancelled: the consult was cancelled before it started; nothing was loaded", 0, 0)), "", false);
             }
             requireOk(reply, "consult");
-            journal.add(req);
+            journaled(req);
             return new ConsultResult(diagnostics(reply.path("messages")), reply.path("output").asText(""),
                     reply.path("output_truncated").asBoolean(false), cost(reply));
         });
@@ -385,7 +387,7 @@ public final class HarnessSession implements PrologSession {
             requireOk(r, "replace");
             boolean replaced = r.path("replaced").asBoolean(false);
             if (replaced) {
-                journal.add(req);
+                journaled(req);
             }
             return new ReplaceResult(replaced, name + "/" + arity, diagnostics(r.path("messages")),
                     replaced ? Optional.empty() : Optional.of(error(r.path("error"))));
@@ -457,7 +459,7 @@ public final class HarnessSession implements PrologSession {
             if (!testText.isBlank() && r.path("ok").asBoolean(false)) {
                 ObjectNode replay = req.deepCopy();
                 replay.put("run", false); // replay loads the units without running them
-                journal.add(replay);
+                journaled(replay);
             }
             return TestReplies.testReport(r).withCost(cost(r));
         });
@@ -524,11 +526,31 @@ public final class HarnessSession implements PrologSession {
 
     @Override
     public SessionCheckpoint checkpoint() {
-        JsonNode state = locked(() -> {
-            JsonNode r = call(request("fork_state"), ADMIN_TIMEOUT);
-            requireOk(r, "fork_state");
-            return r;
+        return locked(this::takeCheckpoint);
+    }
+
+    /**
+     * A checkpoint, as {@link #checkpoint()}, from which the session's journal then starts: a Prolog that
+     * dies later is restored from this checkpoint, dynamic facts included, and the calls journaled after
+     * it, rather than from the consults since the session opened. A registry on a
+     * {@link io.prologtool.SessionStore} takes its checkpoints this way.
+     */
+    public SessionCheckpoint checkpointAndRestartJournal() {
+        return locked(() -> {
+            SessionCheckpoint c = takeCheckpoint();
+            journal.clear();
+            journal.add(consultRequest(c.program(), Boolean.FALSE));
+            for (String tests : c.tests()) {
+                journal.add(testLoadRequest(tests));
+            }
+            return c;
         });
+    }
+
+    /** Called holding the lock. */
+    private SessionCheckpoint takeCheckpoint() {
+        JsonNode state = call(request("fork_state"), ADMIN_TIMEOUT);
+        requireOk(state, "fork_state");
         List<String> tests = new ArrayList<>();
         for (JsonNode t : state.path("tests")) {
             tests.add(t.asText());
@@ -553,17 +575,30 @@ public final class HarnessSession implements PrologSession {
         }
     }
 
+    /** Journals a request that changed the session's program, and counts the change. */
+    private void journaled(ObjectNode request) {
+        journal.add(request);
+        changes.incrementAndGet();
+    }
+
+    /**
+     * How many calls so far may have changed what a {@link #checkpoint()} holds: consults, replacements,
+     * loaded plunit units, goals that added or removed a clause of the session or set one of its flags or
+     * operators (the harness tells), and fetches of a query (counted, whatever they did). A registry on a
+     * {@link io.prologtool.SessionStore} takes a checkpoint when it moves. Restoring the session after its
+     * Prolog died does not count: the checkpoint kept holds more than the journal replayed.
+     */
+    public long changes() {
+        return changes.get();
+    }
+
     /** Loads plunit units without running them (a fork's copy of another session's units). */
     private void loadTests(String testText) {
         locked(() -> {
-            ObjectNode req = request("run_tests");
-            req.put("text", testText);
-            req.put("run", false);
-            req.put("time_limit", seconds(options.consultTimeLimit()));
-            req.put("max_output", options.maxOutputChars());
+            ObjectNode req = testLoadRequest(testText);
             JsonNode r = call(req, options.consultTimeLimit().plus(grace));
             requireOk(r, "run_tests");
-            journal.add(req);
+            journaled(req);
             return null;
         });
     }
@@ -650,6 +685,7 @@ public final class HarnessSession implements PrologSession {
                         + "during the fetch (" + e.getMessage() + "); the session is restored with its program on the "
                         + "next call, the query is gone." + errorTail()));
             }
+            changes.incrementAndGet(); // a fetch may have changed the session: counted whatever it did
             return goalResult(reply);   // an unknown cursor: kind cursor_closed
         });
     }
@@ -715,6 +751,9 @@ public final class HarnessSession implements PrologSession {
                         "The Prolog serving this session died during the goal (" + e.getMessage()
                                 + "); the session is restored with its program on the next call."
                                 + errorTail()));
+            }
+            if (reply.path("changed").asBoolean(false)) {
+                changes.incrementAndGet();
             }
             return goalResult(reply);
         });
@@ -1085,6 +1124,16 @@ public final class HarnessSession implements PrologSession {
         if (options.maxOutputChars() != SessionOptions.DEFAULT_MAX_OUTPUT_CHARS) {
             req.put("max_output", options.maxOutputChars());
         }
+    }
+
+    /** A run_tests request that loads plunit units without running them. */
+    private ObjectNode testLoadRequest(String testText) {
+        ObjectNode req = request("run_tests");
+        req.put("text", testText);
+        req.put("run", false);
+        req.put("time_limit", seconds(options.consultTimeLimit()));
+        req.put("max_output", options.maxOutputChars());
+        return req;
     }
 
     private ObjectNode consultRequest(String text, Boolean staticCheck) {

@@ -253,7 +253,7 @@ public final class PrologTools implements AutoCloseable {
      * called it; false when nothing runs there or no open session has that id.
      */
     public boolean cancelSession(String loadId) {
-        return registry.get(Objects.requireNonNull(loadId, "loadId")).map(PrologSession::cancel).orElse(false);
+        return registry.getOpen(Objects.requireNonNull(loadId, "loadId")).map(PrologSession::cancel).orElse(false);
     }
 
     /** The calls running under a request id, for {@link #cancel(String)}. */

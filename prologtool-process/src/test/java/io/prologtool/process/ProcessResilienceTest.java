@@ -52,6 +52,36 @@ class ProcessResilienceTest {
         }
     }
 
+    /**
+     * A session of a registry on a store has its journal start from its last checkpoint, which every
+     * changing call takes: when its child dies it is restored with the facts its goals asserted, not only
+     * with what it consulted.
+     */
+    @Test
+    void aSessionOnAStoreIsRestoredAfterItsChildDiesWithTheFactsItsGoalsAsserted() {
+        try (ProcessBackend backend = ProcessBackend.builder().isolation(Isolation.none()).build();
+             io.prologtool.SessionRegistry registry = io.prologtool.SessionRegistry.builder(backend)
+                     .store(io.prologtool.SessionStore.inMemory())
+                     .sessionOptions(SessionOptions.builder().sandboxed(false).build()).build()) {
+            PrologSession s = registry.consult(":- dynamic fact/1.\nfact(0).\n").session();
+            assertThat(s.goal("assertz(fact(1)), assertz(fact(2)), retract(fact(0))").run().succeeded()).isTrue();
+            GoalResult killed = s.goal("shell('kill -9 $PPID')").run();
+            assertThat(killed.error().orElseThrow().kind()).isEqualTo("session_crashed");
+
+            GoalResult after = s.goal("findall(X, fact(X), L)").run();
+            assertThat(after.answers().get(0).get("L")).hasToString("[1,2]");
+            assertThat(s.restoreCount()).isEqualTo(1);
+        }
+        // without a store the journal holds the consults only: the asserted facts are gone
+        try (ProcessBackend backend = ProcessBackend.builder().isolation(Isolation.none()).build();
+             PrologSession s = backend.open(SessionOptions.builder().sandboxed(false).build())) {
+            s.consult(":- dynamic fact/1.\nfact(0).\n");
+            s.goal("assertz(fact(1))").run();
+            s.goal("shell('kill -9 $PPID')").run();
+            assertThat(s.goal("findall(X, fact(X), L)").run().answers().get(0).get("L")).hasToString("[0]");
+        }
+    }
+
     @Test
     void aConsultThatKillsItsChildIsDroppedOnReplayAndSaidSo() {
         try (ProcessBackend backend = ProcessBackend.builder().isolation(Isolation.none()).build();

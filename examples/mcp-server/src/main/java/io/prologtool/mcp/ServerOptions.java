@@ -28,12 +28,14 @@ import java.util.Optional;
  * @param swipl       {@code --swipl PATH}: the SWI-Prolog executable; empty for the {@code swipl} on the PATH
  * @param discontiguous whether a consult declares discontiguous the predicates whose clauses are apart, as
  *                    the PrologMCP contract says (default true; {@code --no-discontiguous} turns it off)
+ * @param store       {@code --store DIR}: the folder the sessions' checkpoints are kept in, so that a
+ *                    server started again on it serves them by id; empty for none
  * @param help        {@code --help}: print the usage on standard output and exit
  * @param version     {@code --version}: print the version on standard output and exit
  */
 public record ServerOptions(Backend backend, boolean sandboxed, Optional<IsolationLevel> isolation, int maxSessions,
                             Duration idleTtl, int poolSize, Optional<Path> ruleBases, Optional<Path> swipl,
-                            boolean discontiguous, boolean help, boolean version) {
+                            boolean discontiguous, Optional<Path> store, boolean help, boolean version) {
 
     /** Default cap on open sessions. */
     public static final int DEFAULT_MAX_SESSIONS = 64;
@@ -69,6 +71,9 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
             "                           declare discontiguous each predicate whose clauses are apart in a",
             "                           consulted text, as the PrologMCP contract says (default), or leave",
             "                           such texts as written (SWI-Prolog then warns about them)",
+            "  --store DIR              keep every session's checkpoint in this folder after each call that",
+            "                           changed it, so that a server started again on the folder serves the",
+            "                           session by its load_id (default: sessions end with the server)",
             "  --help                   print this text and exit",
             "  --version                print the version and exit",
             "");
@@ -118,6 +123,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
         Objects.requireNonNull(idleTtl, "idleTtl");
         Objects.requireNonNull(ruleBases, "ruleBases");
         Objects.requireNonNull(swipl, "swipl");
+        Objects.requireNonNull(store, "store");
         if (backend == Backend.JPL && isolation.isPresent()) {
             throw new UsageException("--isolation applies to the process backend only (the JPL backend runs "
                     + "sessions inside this JVM)");
@@ -139,7 +145,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
     /** What an empty command line gives: process backend, sandboxed sessions, automatic isolation. */
     public static ServerOptions defaults() {
         return new ServerOptions(Backend.PROCESS, true, Optional.of(IsolationLevel.AUTO), DEFAULT_MAX_SESSIONS,
-                DEFAULT_TTL, 0, Optional.empty(), Optional.empty(), true, false, false);
+                DEFAULT_TTL, 0, Optional.empty(), Optional.empty(), true, Optional.empty(), false, false);
     }
 
     /**
@@ -169,6 +175,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
         Optional<Path> ruleBases = Optional.empty();
         Optional<Path> swipl = Optional.empty();
         boolean discontiguous = true;
+        Optional<Path> store = Optional.empty();
         boolean help = false;
         boolean version = false;
         for (int i = 0; i < words.size(); i++) {
@@ -185,6 +192,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
                 case "--swipl" -> swipl = Optional.of(Path.of(value(words, i++)));
                 case "--discontiguous" -> discontiguous = true;
                 case "--no-discontiguous" -> discontiguous = false;
+                case "--store" -> store = Optional.of(Path.of(value(words, i++)));
                 case "--help", "-h" -> help = true;
                 case "--version", "-V" -> version = true;
                 default -> throw new UsageException("unknown option '" + w + "'");
@@ -194,7 +202,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
             isolation = Optional.of(IsolationLevel.AUTO);
         }
         return new ServerOptions(backend, sandboxed, isolation, maxSessions, ttl, pool, ruleBases, swipl,
-                discontiguous, help, version);
+                discontiguous, store, help, version);
     }
 
     /** One line for the log: what this server runs. */
@@ -203,7 +211,8 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
                 + isolation.map(l -> ", isolation " + l.word()).orElse("") + ", at most " + maxSessions
                 + " sessions, idle TTL " + idleTtl.toString().substring(2).toLowerCase(Locale.ROOT)
                 + (poolSize > 0 ? ", warm pool " + poolSize : "")
-                + (discontiguous ? "" : ", no discontiguous declarations");
+                + (discontiguous ? "" : ", no discontiguous declarations")
+                + store.map(d -> ", sessions kept in " + d).orElse("");
     }
 
     private static String value(List<String> words, int i) {

@@ -5,6 +5,7 @@ import io.prologtool.PrologExecutor;
 import io.prologtool.RuleBaseStore;
 import io.prologtool.SessionOptions;
 import io.prologtool.SessionRegistry;
+import io.prologtool.SessionStore;
 import io.prologtool.jpl.JplBackend;
 import io.prologtool.process.Isolation;
 import io.prologtool.process.ProcessBackend;
@@ -41,8 +42,10 @@ public final class ToolStack implements AutoCloseable {
         // apart, unless --no-discontiguous.
         SessionOptions sessions = SessionOptions.builder().sandboxed(options.sandboxed())
                 .declareDiscontiguous(options.discontiguous()).build();
-        this.registry = SessionRegistry.builder(backend).maxSessions(options.maxSessions())
-                .idleTtl(options.idleTtl()).sessionOptions(sessions).build();
+        SessionRegistry.Builder registryBuilder = SessionRegistry.builder(backend).maxSessions(options.maxSessions())
+                .idleTtl(options.idleTtl()).sessionOptions(sessions);
+        options.store().ifPresent(dir -> registryBuilder.store(SessionStore.folder(dir)));
+        this.registry = registryBuilder.build();
         RuleBaseStore store = options.ruleBases().map(RuleBaseStore::directory).orElseGet(RuleBaseStore::defaultStore);
         this.executor = PrologExecutor.builder(backend).sessionOptions(sessions).ruleBases(store).build();
         this.tools = PrologTools.builder(registry).executor(executor).build();

@@ -233,6 +233,22 @@ class McpServerTest {
     }
 
     @Test
+    void aServerStartedAgainOnItsStoreServesTheSessionByItsLoadId(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String id;
+        try (Servers.Connected s = Servers.connect("--store", dir.toString())) {
+            id = s.consult(":- dynamic p/1.\np(1).\n");
+            assertThat(s.ok("run_goal", "load_id", id, "goal", "assertz(p(2))").get("outcome").asText())
+                    .isEqualTo("success");
+        } // the client goes, the server exits: its sessions stay in the folder
+        try (Servers.Connected s = Servers.connect("--store", dir.toString())) {
+            JsonNode r = s.ok("run_goal", "load_id", id, "goal", "p(X)");
+            assertThat(r.get("answers").findValuesAsText("value")).as(s.log()).containsExactly("1", "2");
+            s.ok("close_session", "load_id", id);
+        }
+        assertThat(dir.resolve(id + ".json")).as("closed: gone from the store").doesNotExist();
+    }
+
+    @Test
     void theJplBackendServesTheSameTools() {
         try (Servers.Connected s = Servers.connect("--backend", "jpl")) {
             assertThat(s.client().listTools().tools()).hasSameSizeAs(specs);

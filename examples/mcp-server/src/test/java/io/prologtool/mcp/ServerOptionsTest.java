@@ -35,10 +35,12 @@ class ServerOptionsTest {
     @Test
     void everyOptionIsRead() {
         ServerOptions o = ServerOptions.parse("--no-sandbox", "--isolation", "required", "--max-sessions=3",
-                "--ttl", "90", "--pool", "2", "--rule-bases", "/tmp/rules", "--no-discontiguous");
+                "--ttl", "90", "--pool", "2", "--rule-bases", "/tmp/rules", "--no-discontiguous", "--store", "/tmp/st");
         assertThat(o).isEqualTo(new ServerOptions(Backend.PROCESS, false, Optional.of(IsolationLevel.REQUIRED), 3,
-                Duration.ofSeconds(90), 2, Optional.of(Path.of("/tmp/rules")), Optional.empty(), false, false, false));
-        assertThat(o.describe()).endsWith(", no discontiguous declarations");
+                Duration.ofSeconds(90), 2, Optional.of(Path.of("/tmp/rules")), Optional.empty(), false,
+                Optional.of(Path.of("/tmp/st")), false, false));
+        assertThat(o.describe()).endsWith(", no discontiguous declarations, sessions kept in /tmp/st");
+        assertThat(ServerOptions.USAGE).contains("--store DIR");
         assertThat(ServerOptions.parse("--no-discontiguous", "--discontiguous").discontiguous()).isTrue();
         assertThat(ServerOptions.USAGE).contains("--no-discontiguous");
         assertThat(ServerOptions.parse("--swipl", "/opt/swipl/bin/swipl").swipl()).contains(Path.of("/opt/swipl/bin/swipl"));

@@ -1,0 +1,11 @@
+package io.prologtool.process;
+
+import io.prologtool.PrologBackend;
+import io.prologtool.conformance.StoreRegistryConformanceTest;
+
+class ProcessStoreRegistryConformanceTest extends StoreRegistryConformanceTest {
+    @Override
+    protected PrologBackend createBackend() {
+        return ProcessBackend.builder().build();
+    }
+}
