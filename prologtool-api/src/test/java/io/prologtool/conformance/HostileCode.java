@@ -337,38 +337,13 @@ public final class HostileCode {
         goalVariant("opening streams inside failed transactions past maxOpenStreams", false, "",
                 "forall(between(1, 100, _), \\+ transaction((open_string(\"abc\", _), fail)))", kind("resource_error"),
                 "", SessionOptions.builder().maxOpenStreams(16).build());
-        String snapshots = "files opened inside snapshot/1 are closed with their session";
-        try {
-            int before = openFds();
-            for (int i = 0; i < 20; i++) {
-                try (PrologSession s = backend.open(SessionOptions.builder().sandboxed(false).build())) {
-                    s.goal("forall(between(1, 5, _), snapshot((tmp_file(x, F), open(F, write, _))))").run();
-                }
-            }
-            int after = openFds();
-            System.out.println("file descriptors before " + before + ", after 20 sessions that left 5 files open each "
-                    + "inside snapshot/1 " + after);
-            check(snapshots, after - before < 20, "file descriptors grew from " + before + " to " + after);
-            pass(snapshots);
-        } catch (RuntimeException e) {
-            fail(snapshots, e.toString());
-        }
-        String told = "streams tell/1 and see/1 left open are closed with their session";
-        try {
-            int before = openFds();
-            for (int i = 0; i < 20; i++) {
-                try (PrologSession s = backend.open()) {
-                    s.goal("forall(between(1, 5, _), (tmp_file(x, F), tell(F), see(F)))").run();
-                }
-            }
-            int after = openFds();
-            System.out.println("file descriptors before " + before + ", after 20 sessions that left 10 files open each "
-                    + "with tell/1 and see/1 " + after);
-            check(told, after - before < 20, "file descriptors grew from " + before + " to " + after);
-            pass(told);
-        } catch (RuntimeException e) {
-            fail(told, e.toString());
-        }
+        descriptorsStayFlat("files opened inside snapshot/1 are closed with their session",
+                SessionOptions.builder().sandboxed(false).build(),
+                "forall(between(1, 5, _), snapshot((tmp_file(x, F), open(F, write, _))))",
+                "left 5 files open each inside snapshot/1");
+        descriptorsStayFlat("streams tell/1 and see/1 left open are closed with their session",
+                SessionOptions.defaults(), "forall(between(1, 5, _), (tmp_file(x, F), tell(F), see(F)))",
+                "left 10 files open each with tell/1 and see/1");
         String streams = "streams a session left open are closed with it";
         try {
             int before = openFds();
@@ -670,6 +645,25 @@ public final class HostileCode {
             } catch (RuntimeException e) {
                 fail(name, e.toString());
             }
+        }
+    }
+
+    /** Twenty sessions run {@code goal}, which leaves files open, and close: the JVM's descriptors stay flat. */
+    private void descriptorsStayFlat(String name, SessionOptions options, String goal,
+            String what) {
+        try {
+            int before = openFds();
+            for (int i = 0; i < 20; i++) {
+                try (PrologSession s = backend.open(options)) {
+                    s.goal(goal).run();
+                }
+            }
+            int after = openFds();
+            System.out.println("file descriptors before " + before + ", after 20 sessions that " + what + " " + after);
+            check(name, after - before < 20, "file descriptors grew from " + before + " to " + after);
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
         }
     }
 
