@@ -6,6 +6,7 @@
  */
 module io.prologtool.api {
     requires transitive com.fasterxml.jackson.databind;
+    requires transitive java.sql;
 
     exports io.prologtool;
     exports io.prologtool.json;

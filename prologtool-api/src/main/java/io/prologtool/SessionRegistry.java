@@ -87,6 +87,8 @@ public final class SessionRegistry implements AutoCloseable {
     private final SessionOptions sessionOptions;
     /** Where checkpoints go; null: none (sessions live in this JVM only). */
     private final SessionStore store;
+    /** This registry's name in the leases it holds in {@link #store}. */
+    private final String replicaName;
     /** Held while a session is restored from {@link #store}, so that it is restored once. */
     private final Object restoring = new Object();
     private final ReentrantLock lock = new ReentrantLock();
@@ -125,6 +127,7 @@ public final class SessionRegistry implements AutoCloseable {
         this.clock = b.clock;
         this.sessionOptions = b.sessionOptions;
         this.store = b.store;
+        this.replicaName = b.replicaName != null ? b.replicaName : defaultReplicaName();
         this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "prologtool-registry-reaper");
             t.setDaemon(true);
@@ -132,6 +135,20 @@ public final class SessionRegistry implements AutoCloseable {
         });
         long period = Math.max(50, Math.min(b.reapInterval.toMillis(), Long.MAX_VALUE / 2));
         reaper.scheduleWithFixedDelay(this::reapQuietly, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private static final java.util.concurrent.atomic.AtomicInteger REGISTRIES =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    /** {@code host/pid#n}: the machine, the JVM, and the how-manieth registry of the JVM this is. */
+    private static String defaultReplicaName() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "localhost";
+        }
+        return host + "/" + ProcessHandle.current().pid() + "#" + REGISTRIES.incrementAndGet();
     }
 
     /**
@@ -166,7 +183,7 @@ public final class SessionRegistry implements AutoCloseable {
         ensureOpen();
         makeRoom(null);
         PrologSession raw = backend.open(options);
-        return adopt(raw, raw.id(), held);
+        return adopt(raw, raw.id(), held, leaseOrClose(raw));
     }
 
     /**
@@ -181,7 +198,7 @@ public final class SessionRegistry implements AutoCloseable {
         ensureOpen();
         makeRoom(id);
         PrologSession raw = ((RegisteredSession) original).delegate.fork();
-        return adopt(raw, raw.id(), false);
+        return adopt(raw, raw.id(), false, leaseOrClose(raw));
     }
 
     /**
@@ -224,13 +241,27 @@ public final class SessionRegistry implements AutoCloseable {
         victims.forEach(v -> v.closeUnderlying(ClosedReason.EVICTED, false)); // restored on its next use
     }
 
+    /** With a store, the lease of a session just opened here; {@code raw} is closed when it cannot be had. */
+    private SessionStore.Lease leaseOrClose(PrologSession raw) {
+        if (store == null) {
+            return null;
+        }
+        try {
+            return store.lease(raw.id(), replicaName);
+        } catch (RuntimeException e) {
+            raw.close();
+            throw e;
+        }
+    }
+
     /**
      * Registers {@code raw} under {@code id} (its own id, or the id of the session it was restored from),
      * and with a store saves its first checkpoint. {@code held}: the session counts as in a call until the
-     * caller's {@link RegisteredSession#release()}.
+     * caller's {@link RegisteredSession#release()}. {@code lease}: the session's lease in the store (null
+     * without one), let go when the session leaves this registry.
      */
-    private RegisteredSession adopt(PrologSession raw, String id, boolean held) {
-        RegisteredSession s = new RegisteredSession(raw, id);
+    private RegisteredSession adopt(PrologSession raw, String id, boolean held, SessionStore.Lease lease) {
+        RegisteredSession s = new RegisteredSession(raw, id, lease);
         if (held) {
             s.inFlight.incrementAndGet();
         }
@@ -238,6 +269,9 @@ public final class SessionRegistry implements AutoCloseable {
         try {
             if (shut) {
                 raw.close();
+                if (lease != null) {
+                    lease.close();
+                }
                 throw new IllegalStateException("the registry is closed");
             }
             entries.put(id, new Entry(s));
@@ -287,11 +321,13 @@ public final class SessionRegistry implements AutoCloseable {
     /**
      * The open session {@code id}, counted as a use. With a {@linkplain Builder#store store}, a session
      * that is not open in this registry (evicted, or opened by a registry in another JVM that ended) is
-     * restored from its checkpoint, once, under the same id. Empty when there is none (see {@link
-     * #closedReason}).
+     * restored from its checkpoint, once, under the same id, once this registry has its lease. Empty when
+     * there is none (see {@link #closedReason}).
      *
-     * @throws PrologToolException when the store holds a checkpoint of {@code id} that could not be read
-     *                             or restored
+     * @throws SessionHeldException when another registry on the store has the session open (its name is in
+     *                              the exception: route the call there)
+     * @throws PrologToolException  when the store holds a checkpoint of {@code id} that could not be read
+     *                              or restored
      */
     public Optional<PrologSession> get(String id) {
         Objects.requireNonNull(id, "id");
@@ -305,21 +341,32 @@ public final class SessionRegistry implements AutoCloseable {
                 return open;
             }
             ensureOpen();
-            Optional<SessionCheckpoint> saved = store.load(id);
-            if (saved.isEmpty()) {
-                return Optional.empty();
+            if (store.load(id).isEmpty()) {
+                return Optional.empty(); // asked before the lease: an unknown id takes no lease
             }
-            SessionCheckpoint c = saved.get();
-            // the options it had, with the rule base store of this registry's (the application's)
-            SessionOptions options = c.options().toBuilder().ruleBases(sessionOptions.ruleBases()).build();
-            makeRoom(null);
-            PrologSession raw = backend.restore(c.withOptions(options));
-            reasons.remove(id);
-            if (io.prologtool.spi.Logs.REGISTRY.isLoggable(System.Logger.Level.DEBUG)) {
-                io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.DEBUG, "session " + id
-                        + " restored from " + store + " (checkpoint of " + c.takenAt() + ") as " + raw.id());
+            SessionStore.Lease lease = store.lease(id, replicaName);
+            try {
+                // read again under the lease: the holder before may have saved once more before it let go
+                Optional<SessionCheckpoint> saved = store.load(id);
+                if (saved.isEmpty()) {
+                    lease.close();
+                    return Optional.empty();
+                }
+                SessionCheckpoint c = saved.get();
+                // the options it had, with the rule base store of this registry's (the application's)
+                SessionOptions options = c.options().toBuilder().ruleBases(sessionOptions.ruleBases()).build();
+                makeRoom(null);
+                PrologSession raw = backend.restore(c.withOptions(options));
+                reasons.remove(id);
+                if (io.prologtool.spi.Logs.REGISTRY.isLoggable(System.Logger.Level.DEBUG)) {
+                    io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.DEBUG, "session " + id
+                            + " restored from " + store + " (checkpoint of " + c.takenAt() + ") as " + raw.id());
+                }
+                return Optional.of(adopt(raw, id, false, lease));
+            } catch (RuntimeException | Error e) {
+                lease.close();
+                throw e;
             }
-            return Optional.of(adopt(raw, id, false));
         }
     }
 
@@ -343,6 +390,11 @@ public final class SessionRegistry implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** This registry's name in the store's leases ({@link Builder#replicaName(String)}). */
+    public String replicaName() {
+        return replicaName;
     }
 
     /** The store this registry keeps checkpoints in, if it was given one. */
@@ -521,10 +573,27 @@ public final class SessionRegistry implements AutoCloseable {
         private long savedChanges = -1;
         private volatile ClosedReason closedBy;
         private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        /** The session's lease in the store; null without a store, or once let go. Guarded by this. */
+        private SessionStore.Lease lease;
 
-        RegisteredSession(PrologSession delegate, String id) {
+        RegisteredSession(PrologSession delegate, String id, SessionStore.Lease lease) {
             this.delegate = delegate;
             this.id = id;
+            this.lease = lease;
+        }
+
+        /**
+         * Lets the session's lease go, once its Prolog is closed; waits for a checkpoint being saved, so the
+         * next holder reads the last one.
+         */
+        synchronized void releaseLease() {
+            if (lease != null) {
+                try {
+                    lease.close();
+                } finally {
+                    lease = null;
+                }
+            }
         }
 
         /**
@@ -609,6 +678,7 @@ public final class SessionRegistry implements AutoCloseable {
                     lock.unlock();
                 }
             }
+            releaseLease();
         }
 
         private <T> T use(java.util.function.Supplier<T> call) {
@@ -782,6 +852,7 @@ public final class SessionRegistry implements AutoCloseable {
             closedBy = ClosedReason.CLOSED;
             deleteCheckpoint();
             delegate.close();
+            releaseLease();
             forget(this);
         }
 
@@ -807,6 +878,7 @@ public final class SessionRegistry implements AutoCloseable {
         private Duration reapInterval;
         private SessionOptions sessionOptions = SessionOptions.defaults();
         private SessionStore store;
+        private String replicaName;
 
         private Builder(PrologBackend backend) {
             this.backend = Objects.requireNonNull(backend, "backend");
@@ -851,10 +923,29 @@ public final class SessionRegistry implements AutoCloseable {
          * under its id: one evicted to make room, or one a registry in a JVM that ended held. A session
          * closed by {@link SessionRegistry#close(String)} or its own {@code close()}, or idle past the idle
          * TTL, is deleted from the store; one evicted, or open when this registry closes, stays in it.
-         * Two registries must not serve one session at once: nothing here stops them yet.
+         *
+         * <p>The registry holds the store's {@linkplain SessionStore#lease lease} of each session it has
+         * open, so two registries on one store (in two JVMs, say) never serve one session at once: {@code
+         * get} of a session another registry holds throws {@link SessionHeldException} naming it ({@link
+         * #replicaName(String)}).
          */
         public Builder store(SessionStore store) {
             this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * This registry's name in the store's leases, which the {@link SessionHeldException} of another
+         * registry that asks for one of its sessions gives (default {@code host/pid#n}: the machine, the
+         * JVM's process id, and the number of the registry in its JVM). Name it so that your application or
+         * its load balancer can route a call there: a pod name, an address.
+         */
+        public Builder replicaName(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("replicaName must not be blank");
+            }
+            this.replicaName = name;
             return this;
         }
 

@@ -2,7 +2,9 @@ package io.prologtool;
 
 import io.prologtool.store.FolderSessionStore;
 import io.prologtool.store.InMemorySessionStore;
+import io.prologtool.store.JdbcSessionStore;
 
+import javax.sql.DataSource;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -11,6 +13,10 @@ import java.util.Optional;
  * Where session checkpoints ({@link SessionCheckpoint}) are kept, by session id, so that a session can be
  * opened again ({@link PrologBackend#restore(SessionCheckpoint)}) after its JVM ended, or in another JVM.
  * Implementations are thread-safe.
+ *
+ * <p>A store also hands out {@linkplain #lease leases}: a registry on the store holds the lease of each
+ * session it has open, so that two registries on one store (two JVMs, replicas of one service) never serve
+ * one session at once.
  *
  * <pre>{@code
  * SessionStore store = SessionStore.folder(Path.of("/var/lib/myapp/sessions"));
@@ -43,6 +49,32 @@ public interface SessionStore {
     /** The ids of the sessions whose checkpoints are kept, in no particular order. */
     List<String> sessionIds();
 
+    /**
+     * Takes the lease of {@code sessionId} for {@code holder} (a name for the registry that takes it, which
+     * the error of anyone else who asks names): while it is held, {@code lease} of that id fails for every
+     * other taker, in this JVM or another one. A lease ends with {@link Lease#close()}, or with its holder:
+     * a lease of a JVM that ended (a {@code kill -9} included) is free at once. A session's checkpoint can be
+     * saved and loaded whoever holds its lease; the lease is what registries agree on.
+     *
+     * @throws SessionHeldException when another holder has it
+     * @throws PrologToolException  when the store could not be asked
+     */
+    Lease lease(String sessionId, String holder);
+
+    /** A session's lease, held until it is closed; {@link #close()} is idempotent. */
+    interface Lease extends AutoCloseable {
+
+        /** The session it is the lease of. */
+        String sessionId();
+
+        /** Who holds it. */
+        String holder();
+
+        /** Lets the session go: another holder can take its lease now. */
+        @Override
+        void close();
+    }
+
     /** A store in this JVM's memory: what ends with the JVM. */
     static SessionStore inMemory() {
         return new InMemorySessionStore();
@@ -58,5 +90,20 @@ public interface SessionStore {
      */
     static SessionStore folder(Path directory) {
         return new FolderSessionStore(directory);
+    }
+
+    /**
+     * A store in a PostgreSQL database, for sessions that move between JVMs on several machines: one row
+     * per session, each save one transaction, leases held as PostgreSQL session-level advisory locks (which
+     * end with the JVM that holds them). The store creates its tables when they are missing (in the
+     * connection's default schema) and checks their version; give it a pooled {@code DataSource} (each save
+     * takes a connection and gives it back) whose user may create tables. Tested on PostgreSQL 15; other
+     * databases are refused.
+     *
+     * @throws PrologToolException when the database cannot be reached, is not PostgreSQL, or holds tables of
+     *                             a newer version of this store
+     */
+    static SessionStore jdbc(DataSource dataSource) {
+        return new JdbcSessionStore(dataSource);
     }
 }

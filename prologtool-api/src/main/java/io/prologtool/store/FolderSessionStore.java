@@ -2,11 +2,14 @@ package io.prologtool.store;
 
 import io.prologtool.PrologToolException;
 import io.prologtool.SessionCheckpoint;
+import io.prologtool.SessionHeldException;
 import io.prologtool.SessionStore;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -31,6 +35,11 @@ import java.util.stream.Stream;
  * session's file is always a whole checkpoint, the old one or the new one, whenever the JVM or the
  * machine stops. A hidden file left by a save that was stopped midway is not a checkpoint; files of that
  * kind older than an hour are removed when a store opens the folder.
+ *
+ * <p>A session's lease is an exclusive lock on {@code <session id>.lease} in the folder, which holds the
+ * holder's name: the operating system ends the lock with the process that holds it, so the lease of a JVM
+ * that was killed is free at once. The lease file is removed when its holder lets it go after the
+ * session's checkpoint was deleted.
  */
 public final class FolderSessionStore implements SessionStore {
 
@@ -38,6 +47,15 @@ public final class FolderSessionStore implements SessionStore {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}");
     private static final String SUFFIX = ".json";
     private static final String TEMP_SUFFIX = ".tmp";
+    private static final String LEASE_SUFFIX = ".lease";
+    /**
+     * The lease files locked by this JVM, whichever store object took them: a file lock belongs to the
+     * process (and closing any other channel of the file would end it), so the JVM must never open a lease
+     * file it holds.
+     */
+    private static final ConcurrentHashMap<Path, FolderLease> HELD = new ConcurrentHashMap<>();
+    /** How long a taker waits for the name of a lease's holder that has just taken it. */
+    static final long NAME_WAIT_NANOS = 200_000_000L;
     private static final Duration STALE_TEMP = Duration.ofHours(1);
 
     private final Path directory;
@@ -146,8 +164,124 @@ public final class FolderSessionStore implements SessionStore {
     }
 
     @Override
+    public Lease lease(String sessionId, String holder) {
+        Objects.requireNonNull(holder, "holder");
+        file(sessionId); // checks the id
+        Path f = directory.resolve(sessionId + LEASE_SUFFIX);
+        FolderLease lease = new FolderLease(sessionId, holder, f);
+        FolderLease mine = HELD.putIfAbsent(f, lease);
+        if (mine != null) {
+            throw new SessionHeldException(sessionId, mine.holder, toString());
+        }
+        try {
+            lease.take();
+            return lease;
+        } catch (RuntimeException e) {
+            HELD.remove(f, lease);
+            throw e;
+        }
+    }
+
+    /** A lock on a lease file, held by an open channel. */
+    private final class FolderLease implements Lease {
+        private final String sessionId;
+        private final String holder;
+        private final Path file;
+        private FileChannel channel;
+        private FileLock lock;
+
+        FolderLease(String sessionId, String holder, Path file) {
+            this.sessionId = sessionId;
+            this.holder = holder;
+            this.file = file;
+        }
+
+        void take() {
+            FileChannel ch = null;
+            try {
+                ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE);
+                FileLock l;
+                long deadline = System.nanoTime() + NAME_WAIT_NANOS;
+                while ((l = ch.tryLock()) == null) {
+                    ByteBuffer buf = ByteBuffer.allocate(1024);
+                    ch.read(buf, 0);
+                    String who = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
+                    if (!who.isEmpty() || System.nanoTime() > deadline) {
+                        throw new SessionHeldException(sessionId, who, FolderSessionStore.this.toString());
+                    }
+                    pause(); // its holder has locked it and not written its name yet, or is letting it go
+                }
+                // the file is empty: a holder empties it before it lets it go
+                ch.write(ByteBuffer.wrap(holder.getBytes(StandardCharsets.UTF_8)), 0);
+                channel = ch;
+                lock = l;
+                ch = null;
+            } catch (IOException e) {
+                throw new PrologToolException("cannot take the lease of session " + sessionId + " (" + file
+                        + "): " + e, e);
+            } finally {
+                if (ch != null) {
+                    try {
+                        ch.close();
+                    } catch (IOException ignored) {
+                        // nothing was held on it
+                    }
+                }
+            }
+        }
+
+        @Override
+        public String sessionId() {
+            return sessionId;
+        }
+
+        @Override
+        public String holder() {
+            return holder;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (channel == null) {
+                return;
+            }
+            try {
+                if (!Files.exists(file(sessionId))) {
+                    Files.deleteIfExists(file); // the session is gone; removed while still locked
+                }
+            } catch (IOException ignored) {
+                // left for the session's next holder to remove
+            }
+            try {
+                channel.truncate(0); // no name in a lease file nobody holds
+            } catch (IOException ignored) {
+                // the next holder writes its name over it
+            }
+            try {
+                lock.release();
+                channel.close();
+            } catch (IOException ignored) {
+                // the lock ends with the channel, or with the process
+            } finally {
+                channel = null;
+                HELD.remove(file, this);
+            }
+        }
+    }
+
+    @Override
     public String toString() {
         return "SessionStore.folder(" + directory + ")";
+    }
+
+    static void pause() {
+        try {
+            Thread.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrologToolException("interrupted while asking for a session's lease", e);
+        }
     }
 
     private Path file(String sessionId) {

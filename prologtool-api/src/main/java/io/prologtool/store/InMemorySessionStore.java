@@ -1,6 +1,7 @@
 package io.prologtool.store;
 
 import io.prologtool.SessionCheckpoint;
+import io.prologtool.SessionHeldException;
 import io.prologtool.SessionStore;
 
 import java.util.List;
@@ -8,10 +9,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** {@link SessionStore#inMemory()}: checkpoints held in this JVM's memory. */
+/** {@link SessionStore#inMemory()}: checkpoints and leases held in this JVM's memory. */
 public final class InMemorySessionStore implements SessionStore {
 
     private final ConcurrentHashMap<String, SessionCheckpoint> checkpoints = new ConcurrentHashMap<>();
+    /** Session id to the lease that holds it. */
+    private final ConcurrentHashMap<String, MemoryLease> leases = new ConcurrentHashMap<>();
 
     @Override
     public void save(SessionCheckpoint checkpoint) {
@@ -35,7 +38,43 @@ public final class InMemorySessionStore implements SessionStore {
     }
 
     @Override
+    public Lease lease(String sessionId, String holder) {
+        Objects.requireNonNull(sessionId, "sessionId");
+        MemoryLease lease = new MemoryLease(sessionId, Objects.requireNonNull(holder, "holder"));
+        MemoryLease held = leases.putIfAbsent(sessionId, lease);
+        if (held != null) {
+            throw new SessionHeldException(sessionId, held.holder, toString());
+        }
+        return lease;
+    }
+
+    private final class MemoryLease implements Lease {
+        private final String sessionId;
+        private final String holder;
+
+        MemoryLease(String sessionId, String holder) {
+            this.sessionId = sessionId;
+            this.holder = holder;
+        }
+
+        @Override
+        public String sessionId() {
+            return sessionId;
+        }
+
+        @Override
+        public String holder() {
+            return holder;
+        }
+
+        @Override
+        public void close() {
+            leases.remove(sessionId, this);
+        }
+    }
+
+    @Override
     public String toString() {
-        return "SessionStore.inMemory()[" + checkpoints.size() + " sessions]";
+        return "SessionStore.inMemory()@" + Integer.toHexString(System.identityHashCode(this));
     }
 }

@@ -325,6 +325,10 @@ public final class PrologTools implements AutoCloseable {
             return failure(f.kind, f.getMessage());
         } catch (SessionClosedException e) {
             return failure("session_closed", e.getMessage());
+        } catch (io.prologtool.SessionHeldException e) {
+            ObjectNode r = failure("session_held", e.getMessage());
+            ((ObjectNode) r.get("error")).put("holder", e.holder());
+            return r;
         } catch (IllegalArgumentException e) {
             return failure("invalid_arguments", toolNames(e.getMessage()));
         } catch (HarnessCrashedException e) {

@@ -2,11 +2,16 @@ package io.prologtool.conformance;
 
 import io.prologtool.GoalResult;
 import io.prologtool.PrologSession;
+import io.prologtool.SessionHeldException;
 import io.prologtool.SessionRegistry;
 import io.prologtool.SessionStore;
 import io.prologtool.Term;
+import io.prologtool.store.PostgresServer;
+import io.prologtool.store.StoreSpecs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A registry on a session store: every call that changed a session is in the store when it returns, and
  * a registry that does not hold the session (another one, one that evicted it, one in a JVM killed with
- * kill -9) serves it by id, asserted facts included.
+ * kill -9) serves it by id, asserted facts included; two live registries never serve one session at once.
+ * The tests across JVMs run on a folder store and on a real PostgreSQL server ({@link PostgresServer}).
  */
 public abstract class StoreRegistryConformanceTest extends BackendFixture {
 
@@ -29,6 +35,15 @@ public abstract class StoreRegistryConformanceTest extends BackendFixture {
     Path folder;
 
     private static final String PROGRAM = ":- dynamic fact/1, tick/1.\nfact(0).\nrule(X) :- fact(X), X > 0.\n";
+
+    /** A store of {@code kind} ({@code folder} or {@code postgres}) as {@link StoreSpecs} names it. */
+    private String spec(String kind) {
+        return switch (kind) {
+            case "folder" -> "folder:" + folder;
+            case "postgres" -> PostgresServer.shared().url(PostgresServer.shared().newDatabaseName());
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
 
     private static Term one(PrologSession s, String goal, String var) {
         GoalResult r = s.goal(goal).run();
@@ -99,17 +114,50 @@ public abstract class StoreRegistryConformanceTest extends BackendFixture {
         }
     }
 
-    /**
-     * A child JVM serves 50 sessions on a folder store, asserting a fact per call, and is killed with
-     * SIGKILL in the middle of it: a registry here then serves every one of those sessions by id, with its
-     * program and every fact whose call had returned in the child.
-     */
     @Test
-    void aJvmKilledMidRunLeavesEverySessionToTheNext() throws Exception {
+    void aSessionOpenInAnotherRegistryIsRefusedNamingItUntilItLetsItGo() {
+        SessionStore store = SessionStore.folder(folder);
+        try (SessionRegistry a = SessionRegistry.builder(backend).store(store).replicaName("replica-a").build();
+             SessionRegistry b = SessionRegistry.builder(backend).store(SessionStore.folder(folder))
+                     .maxSessions(1).build()) {
+            PrologSession s = a.consult(PROGRAM).session();
+            s.goal("assertz(fact(5))").run();
+            SessionHeldException e = org.assertj.core.api.Assertions.catchThrowableOfType(() -> b.get(s.id()),
+                    SessionHeldException.class);
+            assertThat(e).as("open in replica-a").isNotNull();
+            assertThat(e.holder()).isEqualTo("replica-a");
+            var refused = io.prologtool.tools.PrologTools.builder(b).build().call("run_goal",
+                    "{\"load_id\": \"" + s.id() + "\", \"goal\": \"true\"}");
+            assertThat(refused).contains("\"kind\":\"session_held\"").contains("\"holder\":\"replica-a\"");
+
+            PrologSession other = a.consult(PROGRAM).session();
+            a.close(s.id()); // closed: gone for b too
+            assertThat(b.get(s.id())).isEmpty();
+            assertThat(b.replicaName()).matches(".+/[0-9]+#[0-9]+");
+
+            a.close(); // a registry's close lets its sessions go, and keeps them
+            PrologSession moved = b.get(other.id()).orElseThrow();
+            assertThat(one(moved, "rule(X) ; X = none", "X")).isEqualTo(Term.atom("none"));
+            SessionHeldException back = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    () -> SessionRegistry.builder(backend).store(store).build().get(other.id()),
+                    SessionHeldException.class);
+            assertThat(back.holder()).isEqualTo(b.replicaName());
+        }
+    }
+
+    /**
+     * A child JVM serves 50 sessions on a store, asserting a fact per call, and is killed with SIGKILL in
+     * the middle of it: a registry here then serves every one of those sessions by id, with its program and
+     * every fact whose call had returned in the child (its leases ended with it).
+     */
+    @ParameterizedTest(name = "on a {0} store")
+    @ValueSource(strings = {"folder", "postgres"})
+    void aJvmKilledMidRunLeavesEverySessionToTheNext(String kind) throws Exception {
+        String spec = spec(kind);
         Path log = folder.resolveSibling(folder.getFileName() + "-child.log");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process child = new ProcessBuilder(java.toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                StoreRegistryMain.class.getName(), backend.name(), folder.toString(),
+                StoreRegistryMain.class.getName(), backend.name(), spec,
                 String.valueOf(StoreRegistryMain.SESSIONS))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
@@ -138,7 +186,7 @@ public abstract class StoreRegistryConformanceTest extends BackendFixture {
             }
         }
         assertThat(number).hasSize(StoreRegistryMain.SESSIONS);
-        try (SessionRegistry next = SessionRegistry.builder(backend).store(SessionStore.folder(folder))
+        try (SessionRegistry next = SessionRegistry.builder(backend).store(StoreSpecs.open(spec))
                 .maxSessions(8).build()) { // fewer than the sessions: restores evict one another
             for (Map.Entry<String, Integer> e : number.entrySet()) {
                 PrologSession s = next.get(e.getKey()).orElseThrow();
@@ -160,7 +208,7 @@ public abstract class StoreRegistryConformanceTest extends BackendFixture {
 
         public static void main(String[] args) {
             SessionRegistry r = SessionRegistry.builder(HostileFuzzMain.backend(args[0]))
-                    .store(SessionStore.folder(Path.of(args[1]))).maxSessions(SESSIONS).build();
+                    .store(StoreSpecs.open(args[1])).maxSessions(SESSIONS).build();
             int n = Integer.parseInt(args[2]);
             List<PrologSession> sessions = new java.util.ArrayList<>();
             for (int i = 1; i <= n; i++) {
@@ -176,6 +224,130 @@ public abstract class StoreRegistryConformanceTest extends BackendFixture {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Two live JVMs on one store take turns at the same sessions as fast as they can, each adding one to a
+     * counter in the session it got: a session served by both at once would lose an addition (both would
+     * read the same counter), so every counter must equal the additions both JVMs report; and each JVM
+     * must have been refused by the other, by name, and have served sessions itself.
+     */
+    @ParameterizedTest(name = "on a {0} store")
+    @ValueSource(strings = {"folder", "postgres"})
+    void twoLiveJvmsOnOneStoreNeverServeOneSessionAtOnce(String kind) throws Exception {
+        String spec = spec(kind);
+        List<String> ids = new java.util.ArrayList<>();
+        try (SessionRegistry r = SessionRegistry.builder(backend).store(StoreSpecs.open(spec)).build()) {
+            for (int i = 0; i < ContendMain.SESSIONS; i++) {
+                ids.add(r.consult(ContendMain.PROGRAM).session().id());
+            }
+        }
+        Path log = folder.resolveSibling(folder.getFileName() + "-contend.log");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder(java.toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                ContendMain.class.getName(), backend.name(), spec, "the-child", String.join(",", ids))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ContendMain.Tally here;
+        try {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < until && child.isAlive() && !Files.readString(log).contains("ready")) {
+                Thread.sleep(20);
+            }
+            assertThat(Files.readString(log)).as("the child started").contains("ready");
+            here = ContendMain.contend(backend, StoreSpecs.open(spec), "the-parent", ids, false);
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child ends: %s", Files.readString(log)).isTrue();
+        } finally {
+            child.destroyForcibly();
+        }
+        ContendMain.Tally there = ContendMain.Tally.parse(Files.readAllLines(log));
+        assertThat(here.served).as("this JVM served sessions").isPositive();
+        assertThat(there.served).as("the child served sessions: %s", Files.readString(log)).isPositive();
+        // a refusal names the holder, unless it came in the moment between its lock and its name
+        assertThat(here.refusedBy).as("this JVM was refused, by the child's name").contains("the-child")
+                .allMatch(h -> h.equals("the-child") || h.isEmpty());
+        assertThat(there.refusedBy).as("the child was refused, by this JVM's name").contains("the-parent")
+                .allMatch(h -> h.equals("the-parent") || h.isEmpty());
+        try (SessionRegistry r = SessionRegistry.builder(backend).store(StoreSpecs.open(spec)).build()) {
+            for (String id : ids) {
+                long counter = one(r.get(id).orElseThrow(), "counter(N)", "N").toLong();
+                assertThat(counter).as("session %s: no addition lost", id)
+                        .isEqualTo(here.added.getOrDefault(id, 0L) + there.added.getOrDefault(id, 0L));
+            }
+        }
+    }
+
+    /** Run in a child JVM by {@link #twoLiveJvmsOnOneStoreNeverServeOneSessionAtOnce}, and by it here. */
+    public static final class ContendMain {
+        static final int SESSIONS = 3;
+        static final String PROGRAM = ":- dynamic counter/1.\ncounter(0).\nadd :- retract(counter(N)), M is N + 1, assertz(counter(M)).\n";
+        static final long MILLIS = 4_000;
+
+        private ContendMain() {
+        }
+
+        /** What one JVM did: additions per session, the holders that refused it. */
+        static final class Tally {
+            final Map<String, Long> added = new HashMap<>();
+            final List<String> refusedBy = new java.util.ArrayList<>();
+            long served;
+
+            static Tally parse(List<String> lines) {
+                Tally t = new Tally();
+                for (String l : lines) {
+                    String[] w = l.split(" ");
+                    if (w.length == 2 && w[0].equals("added")) {
+                        t.added.merge(w[1], 1L, Long::sum);
+                        t.served++;
+                    } else if (w.length == 2 && w[0].equals("refused")) {
+                        t.refusedBy.add(w[1]);
+                    }
+                }
+                return t;
+            }
+        }
+
+        /**
+         * For {@link #MILLIS}, asks for the sessions in turn in a registry that keeps one open (each get
+         * evicts the one before, which lets it go) and adds one to the counter of each it gets.
+         */
+        static Tally contend(io.prologtool.PrologBackend backend, SessionStore store, String name, List<String> ids,
+                             boolean print) {
+            Tally t = new Tally();
+            try (SessionRegistry r = SessionRegistry.builder(backend).store(store).replicaName(name).maxSessions(1)
+                    .build()) {
+                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MILLIS);
+                for (int i = 0; System.nanoTime() < until; i++) {
+                    String id = ids.get(i % ids.size());
+                    try {
+                        PrologSession s = r.get(id).orElseThrow();
+                        if (s.goal("add").run().succeeded()) {
+                            t.added.merge(id, 1L, Long::sum);
+                            t.served++;
+                            if (print) {
+                                System.out.println("added " + id);
+                            }
+                        }
+                    } catch (SessionHeldException e) {
+                        t.refusedBy.add(e.holder());
+                        if (print) {
+                                System.out.println("refused " + e.holder());
+                        }
+                    } catch (io.prologtool.SessionClosedException e) {
+                        // evicted by this registry's next get while the goal ran: nothing was added
+                    }
+                }
+            }
+            return t;
+        }
+
+        public static void main(String[] args) {
+            io.prologtool.PrologBackend backend = HostileFuzzMain.backend(args[0]);
+            SessionStore store = StoreSpecs.open(args[1]);
+            System.out.println("ready");
+            contend(backend, store, args[2], List.of(args[3].split(",")), true);
+            System.out.println("done");
+            System.exit(0);
         }
     }
 }

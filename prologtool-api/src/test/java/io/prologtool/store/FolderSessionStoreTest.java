@@ -20,11 +20,37 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The folder store: what it keeps reads back whole, from another store on the folder and after a kill -9. */
-class FolderSessionStoreTest {
+/**
+ * The folder store: what it keeps reads back whole, from another store on the folder and after a kill -9;
+ * its leases (the {@link DurableLeaseContract}) are file locks.
+ */
+class FolderSessionStoreTest extends DurableLeaseContract {
 
     @TempDir
     Path dir;
+
+    @Override
+    protected SessionStore store() {
+        return SessionStore.folder(dir);
+    }
+
+    @Override
+    protected String spec() {
+        return "folder:" + dir;
+    }
+
+    @Test
+    void aLeaseFileStaysWhileTheSessionIsKeptAndGoesWithIt() {
+        SessionStore store = store();
+        store.save(checkpoint("kept", "k.\n"));
+        store.lease("kept", "r").close();
+        assertThat(dir.resolve("kept.lease")).as("the session is kept: its lease file stays").exists();
+        SessionStore.Lease lease = store.lease("kept", "r");
+        store.delete("kept");
+        lease.close();
+        assertThat(dir.resolve("kept.lease")).as("the session is gone: so is its lease file").doesNotExist();
+        assertThat(store.sessionIds()).isEmpty();
+    }
 
     private static SessionCheckpoint checkpoint(String id, String program) {
         SessionOptions o = SessionOptions.builder().sandboxed(false).stackLimitBytes(64L << 20).maxOutputChars(999)
