@@ -1,4 +1,5 @@
-# prologtool: `make demo` and `make test` each install SWI-Prolog first when it is missing (apt-get, dnf or brew; as root or with sudo).
+# prologtool: `make demo` and `make test` each install SWI-Prolog first when it is missing (apt-get, dnf or brew; as root or with sudo);
+# `make test` also installs the PostgreSQL server that the JDBC session store's tests start.
 
 SHELL       := /bin/bash
 MVN         ?= mvn
@@ -14,16 +15,17 @@ FUZZ_FROM    ?= 0
 FUZZ_COUNT   ?= -1
 FUZZ_KNOWN   ?= skip
 
-.PHONY: demo test bench attack-cycles fuzz deps swipl build clean
+.PHONY: demo test bench attack-cycles fuzz deps swipl postgres build clean
 
 ## demo: install SWI-Prolog if needed, build, and run the demo
 demo: deps build
 	$(MVN) $(MVN_FLAGS) -q -pl examples exec:java -Dexec.args="$(DEMO_ARGS)"
 
-## test: install SWI-Prolog if needed, then build and run every test on real swipl. `install`, not
+## test: install SWI-Prolog and PostgreSQL if needed, then build and run every test on real swipl (the
+##       JDBC store's tests start a PostgreSQL server of their own, in a temporary folder). `install`, not
 ##       `verify`: each library is installed before examples runs ConsumerProjectTest, a user's project
 ##       built against the installed artifacts.
-test: deps
+test: deps postgres
 	$(MVN) $(MVN_FLAGS) install
 
 ## bench: install SWI-Prolog if needed, build, and run the benchmark suite (results in docs/bench;
@@ -76,6 +78,28 @@ swipl:
 	  fi; \
 	fi
 	@swipl --version
+
+# PostgreSQL's server programs (initdb, pg_ctl) for the JDBC session store's tests, from the system's packages
+# when missing: apt-get (postgresql; what this repository is tested on), dnf (postgresql-server; untested here)
+# or brew (postgresql; untested here). The tests start their own server, on a free port, as the postgres user
+# when run as root; nothing is configured or started here.
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing PostgreSQL: apt-get install postgresql"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql >/dev/null; \
+	  elif command -v dnf >/dev/null 2>&1; then \
+	    echo "Installing PostgreSQL: dnf install postgresql-server"; \
+	    $(SUDO) dnf install -y -q postgresql-server; \
+	  elif command -v brew >/dev/null 2>&1; then \
+	    echo "Installing PostgreSQL: brew install postgresql"; \
+	    brew install postgresql; \
+	  else \
+	    echo "Install PostgreSQL's server (initdb, pg_ctl), then run make test again" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
 
 # Whether the installation has JPL: its jar in <home>/lib (SWI-Prolog's own layout, Debian's too),
 # or Debian's /usr/share/java/jpl.jar.

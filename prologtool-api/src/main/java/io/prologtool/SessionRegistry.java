@@ -102,6 +102,9 @@ public final class SessionRegistry implements AutoCloseable {
                 }
             });
     private final ScheduledExecutorService reaper;
+    /** How often the reaper also sweeps {@link #store} ({@link #sweepStore()}), in nanoseconds. */
+    private final long sweepEveryNanos;
+    private volatile long lastSweep = System.nanoTime();
     private long opened;
     private long closedCount;
     private long evicted;
@@ -134,6 +137,8 @@ public final class SessionRegistry implements AutoCloseable {
             return t;
         });
         long period = Math.max(50, Math.min(b.reapInterval.toMillis(), Long.MAX_VALUE / 2));
+        this.sweepEveryNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(period, Math.min(idleTtl.toMillis() / 4,
+                TimeUnit.HOURS.toMillis(1))));
         reaper.scheduleWithFixedDelay(this::reapQuietly, period, period, TimeUnit.MILLISECONDS);
     }
 
@@ -518,11 +523,67 @@ public final class SessionRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * With a store, deletes the sessions that nobody has open and whose checkpoints were last saved (changed,
+     * or let go by a registry) longer ago than this registry's idle TTL: sessions evicted here or elsewhere,
+     * or held by a JVM that ended, whose time to live is over. A session another registry has open is left
+     * to that registry. The daemon sweeps every quarter of the TTL (at most hourly, at least as often as it
+     * reaps); returns how many were deleted.
+     */
+    public int sweepStore() {
+        if (store == null) {
+            return 0;
+        }
+        Instant cutoff = clock.instant().minus(idleTtl);
+        int deleted = 0;
+        synchronized (restoring) { // no restore here meanwhile: it would find the sweep's lease
+            for (String id : store.sessionIdsSavedBefore(cutoff)) {
+                if (isOpenHere(id)) {
+                    continue; // its TTL runs here
+                }
+                SessionStore.Lease lease;
+                try {
+                    lease = store.lease(id, replicaName);
+                } catch (SessionHeldException e) {
+                    continue; // open in another registry: its TTL runs there
+                }
+                try {
+                    // saved again since it was listed (restored, changed and let go elsewhere): not idle
+                    if (store.savedAt(id).map(t -> t.isBefore(cutoff)).orElse(false) && store.delete(id)) {
+                        reasons.put(id, ClosedReason.EXPIRED);
+                        deleted++;
+                    }
+                } finally {
+                    lease.close();
+                }
+            }
+        }
+        return deleted;
+    }
+
+    private boolean isOpenHere(String id) {
+        lock.lock();
+        try {
+            return entries.containsKey(id);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void reapQuietly() {
         try {
             reapExpired();
         } catch (RuntimeException ignored) {
             // a failing close must not stop the daemon
+        }
+        if (store != null && System.nanoTime() - lastSweep >= sweepEveryNanos) {
+            lastSweep = System.nanoTime();
+            try {
+                sweepStore();
+            } catch (RuntimeException e) {
+                io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.WARNING, "sweeping " + store
+                        + " for sessions idle past " + idleTtl + " failed: " + e.getMessage());
+            }
         }
     }
 
@@ -575,6 +636,8 @@ public final class SessionRegistry implements AutoCloseable {
         private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
         /** The session's lease in the store; null without a store, or once let go. Guarded by this. */
         private SessionStore.Lease lease;
+        /** The last checkpoint saved in the store; guarded by this. */
+        private SessionCheckpoint lastSaved;
 
         RegisteredSession(PrologSession delegate, String id, SessionStore.Lease lease) {
             this.delegate = delegate;
@@ -584,14 +647,26 @@ public final class SessionRegistry implements AutoCloseable {
 
         /**
          * Lets the session's lease go, once its Prolog is closed; waits for a checkpoint being saved, so the
-         * next holder reads the last one.
+         * next holder reads the last one. {@code kept}: the session stays in the store (evicted, or this
+         * registry closed), and its last checkpoint is saved again, which marks when it was let go for the
+         * {@linkplain #sweepStore() sweep} of its time to live.
          */
-        synchronized void releaseLease() {
+        synchronized void releaseLease(boolean kept) {
             if (lease != null) {
                 try {
-                    lease.close();
+                    if (kept && lastSaved != null) {
+                        store.save(lastSaved);
+                    }
+                } catch (RuntimeException e) {
+                    io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.WARNING, "session " + id
+                            + " was let go and could not be marked so in " + store + " (its time to live there "
+                            + "counts from its last change): " + e.getMessage());
                 } finally {
-                    lease = null;
+                    try {
+                        lease.close();
+                    } finally {
+                        lease = null;
+                    }
                 }
             }
         }
@@ -624,7 +699,9 @@ public final class SessionRegistry implements AutoCloseable {
             }
             SessionCheckpoint c = h.checkpointAndRestartJournal();
             try {
-                store.save(new SessionCheckpoint(id, c.options(), c.program(), c.tests(), c.takenAt()));
+                SessionCheckpoint saved = new SessionCheckpoint(id, c.options(), c.program(), c.tests(), c.takenAt());
+                store.save(saved);
+                lastSaved = saved;
             } catch (RuntimeException e) {
                 throw new PrologToolException("session " + id + " changed, and its checkpoint could not be saved in "
                         + store + ": " + e.getMessage() + " (the call itself ran; the store holds the state before it)",
@@ -678,7 +755,7 @@ public final class SessionRegistry implements AutoCloseable {
                     lock.unlock();
                 }
             }
-            releaseLease();
+            releaseLease(!deleteCheckpoint);
         }
 
         private <T> T use(java.util.function.Supplier<T> call) {
@@ -852,7 +929,7 @@ public final class SessionRegistry implements AutoCloseable {
             closedBy = ClosedReason.CLOSED;
             deleteCheckpoint();
             delegate.close();
-            releaseLease();
+            releaseLease(false);
             forget(this);
         }
 

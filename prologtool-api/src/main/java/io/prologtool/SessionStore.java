@@ -6,6 +6,7 @@ import io.prologtool.store.JdbcSessionStore;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,6 +49,16 @@ public interface SessionStore {
 
     /** The ids of the sessions whose checkpoints are kept, in no particular order. */
     List<String> sessionIds();
+
+    /**
+     * When the checkpoint of {@code sessionId} was last saved, by the clock of the machine that saved it
+     * (the database's, for {@link #jdbc}); empty when none is kept. A registry saves a session's checkpoint
+     * again when it lets the session go, so this is when the session was last changed or let go.
+     */
+    Optional<Instant> savedAt(String sessionId);
+
+    /** The ids of the sessions whose checkpoints were last saved before {@code instant} (see {@link #savedAt}). */
+    List<String> sessionIdsSavedBefore(Instant instant);
 
     /**
      * Takes the lease of {@code sessionId} for {@code holder} (a name for the registry that takes it, which
@@ -105,5 +116,18 @@ public interface SessionStore {
      */
     static SessionStore jdbc(DataSource dataSource) {
         return new JdbcSessionStore(dataSource);
+    }
+
+    /**
+     * {@link #jdbc(DataSource)} on a JDBC URL, with the user and password in it ({@code
+     * jdbc:postgresql://db.example/app?user=app&password=secret}): a new connection for each save, no pool,
+     * which suits a single server and a few calls a second; give a pooled {@code DataSource} for more. The
+     * PostgreSQL JDBC driver ({@code org.postgresql:postgresql}) must be on the class path.
+     *
+     * @throws PrologToolException when the database cannot be reached, is not PostgreSQL, or holds tables of
+     *                             a newer version of this store
+     */
+    static SessionStore jdbc(String url) {
+        return new JdbcSessionStore(JdbcSessionStore.dataSource(url));
     }
 }

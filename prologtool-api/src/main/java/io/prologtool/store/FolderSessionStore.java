@@ -164,6 +164,27 @@ public final class FolderSessionStore implements SessionStore {
     }
 
     @Override
+    public Optional<Instant> savedAt(String sessionId) {
+        try {
+            return Optional.of(Files.getLastModifiedTime(file(sessionId)).toInstant());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new PrologToolException("cannot read when session " + sessionId + " was saved: " + e, e);
+        }
+    }
+
+    @Override
+    public List<String> sessionIdsSavedBefore(Instant instant) {
+        Objects.requireNonNull(instant, "instant");
+        List<String> ids = new ArrayList<>();
+        for (String id : sessionIds()) {
+            savedAt(id).filter(t -> t.isBefore(instant)).ifPresent(t -> ids.add(id));
+        }
+        return ids;
+    }
+
+    @Override
     public Lease lease(String sessionId, String holder) {
         Objects.requireNonNull(holder, "holder");
         file(sessionId); // checks the id

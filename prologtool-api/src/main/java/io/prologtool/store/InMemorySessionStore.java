@@ -4,6 +4,7 @@ import io.prologtool.SessionCheckpoint;
 import io.prologtool.SessionHeldException;
 import io.prologtool.SessionStore;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class InMemorySessionStore implements SessionStore {
 
     private final ConcurrentHashMap<String, SessionCheckpoint> checkpoints = new ConcurrentHashMap<>();
+    /** When each checkpoint was saved; written after {@link #checkpoints}. */
+    private final ConcurrentHashMap<String, Instant> saved = new ConcurrentHashMap<>();
     /** Session id to the lease that holds it. */
     private final ConcurrentHashMap<String, MemoryLease> leases = new ConcurrentHashMap<>();
 
@@ -20,6 +23,7 @@ public final class InMemorySessionStore implements SessionStore {
     public void save(SessionCheckpoint checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint");
         checkpoints.put(checkpoint.sessionId(), checkpoint);
+        saved.put(checkpoint.sessionId(), Instant.now());
     }
 
     @Override
@@ -29,12 +33,25 @@ public final class InMemorySessionStore implements SessionStore {
 
     @Override
     public boolean delete(String sessionId) {
-        return checkpoints.remove(Objects.requireNonNull(sessionId, "sessionId")) != null;
+        saved.remove(Objects.requireNonNull(sessionId, "sessionId"));
+        return checkpoints.remove(sessionId) != null;
     }
 
     @Override
     public List<String> sessionIds() {
         return List.copyOf(checkpoints.keySet());
+    }
+
+    @Override
+    public Optional<Instant> savedAt(String sessionId) {
+        return Optional.ofNullable(saved.get(Objects.requireNonNull(sessionId, "sessionId")));
+    }
+
+    @Override
+    public List<String> sessionIdsSavedBefore(Instant instant) {
+        Objects.requireNonNull(instant, "instant");
+        return saved.entrySet().stream().filter(e -> e.getValue().isBefore(instant)).map(java.util.Map.Entry::getKey)
+                .toList();
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -178,6 +179,39 @@ public final class JdbcSessionStore implements SessionStore {
              ResultSet rs = st.executeQuery("SELECT session_id FROM prologtool_sessions")) {
             while (rs.next()) {
                 ids.add(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            throw new PrologToolException("cannot list the sessions of " + name + ": " + e.getMessage(), e);
+        }
+        return ids;
+    }
+
+    @Override
+    public Optional<Instant> savedAt(String sessionId) {
+        String id = checkId(sessionId);
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT saved_at FROM prologtool_sessions WHERE session_id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getObject(1, OffsetDateTime.class).toInstant()) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new PrologToolException("cannot read when session " + id + " was saved in " + name + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<String> sessionIdsSavedBefore(Instant instant) {
+        Objects.requireNonNull(instant, "instant");
+        List<String> ids = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT session_id FROM prologtool_sessions WHERE saved_at < ?")) {
+            ps.setObject(1, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
             }
         } catch (SQLException e) {
             throw new PrologToolException("cannot list the sessions of " + name + ": " + e.getMessage(), e);
@@ -394,6 +428,70 @@ public final class JdbcSessionStore implements SessionStore {
                     + " characters, none of them NUL; got a " + sessionId.length() + "-character id");
         }
         return sessionId;
+    }
+
+    /**
+     * A data source that opens a new connection through {@link java.sql.DriverManager} for each use, with the
+     * user and password in the URL ({@code jdbc:postgresql://host/db?user=u&password=p}): what {@link
+     * SessionStore#jdbc(String)} runs on. The JDBC driver must be on the class path.
+     */
+    public static DataSource dataSource(String url) {
+        Objects.requireNonNull(url, "url");
+        if (!url.startsWith("jdbc:")) {
+            throw new IllegalArgumentException("a JDBC URL starts with jdbc: (jdbc:postgresql://host/db), got " + url);
+        }
+        return new DataSource() {
+            @Override
+            public Connection getConnection() throws SQLException {
+                return java.sql.DriverManager.getConnection(url);
+            }
+
+            @Override
+            public Connection getConnection(String user, String password) throws SQLException {
+                return java.sql.DriverManager.getConnection(url, user, password);
+            }
+
+            @Override
+            public java.io.PrintWriter getLogWriter() {
+                return java.sql.DriverManager.getLogWriter();
+            }
+
+            @Override
+            public void setLogWriter(java.io.PrintWriter out) {
+                throw new UnsupportedOperationException("set DriverManager's log writer");
+            }
+
+            @Override
+            public void setLoginTimeout(int seconds) {
+                throw new UnsupportedOperationException("set DriverManager's login timeout");
+            }
+
+            @Override
+            public int getLoginTimeout() {
+                return java.sql.DriverManager.getLoginTimeout();
+            }
+
+            @Override
+            public java.util.logging.Logger getParentLogger() throws java.sql.SQLFeatureNotSupportedException {
+                throw new java.sql.SQLFeatureNotSupportedException("no parent logger");
+            }
+
+            @Override
+            public <T> T unwrap(Class<T> type) throws SQLException {
+                throw new SQLException("a URL data source wraps nothing");
+            }
+
+            @Override
+            public boolean isWrapperFor(Class<?> type) {
+                return false;
+            }
+
+            @Override
+            public String toString() {
+                int q = url.indexOf('?');
+                return q < 0 ? url : url.substring(0, q); // the parameters may hold a password
+            }
+        };
     }
 
     @Override

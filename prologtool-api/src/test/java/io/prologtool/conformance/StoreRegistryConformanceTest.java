@@ -146,6 +146,35 @@ public abstract class StoreRegistryConformanceTest extends BackendFixture {
     }
 
     /**
+     * A session nobody has open stays in the store until its time to live is over, counted from when it was
+     * last changed or let go; then a registry's sweep deletes it. Sessions open here or in another registry
+     * are left to their registries.
+     */
+    @Test
+    void aSessionLetGoIsDeletedFromTheStoreWhenItsTimeToLiveIsOver() {
+        RegistryConformanceTest.FakeClock clock = new RegistryConformanceTest.FakeClock();
+        clock.advance(Duration.between(clock.instant(), java.time.Instant.now())); // the store's clock is the machine's
+        SessionStore store = SessionStore.folder(folder);
+        try (SessionRegistry r = SessionRegistry.builder(backend).store(store).maxSessions(1).clock(clock)
+                .idleTtl(Duration.ofMinutes(5)).build();
+             SessionRegistry other = SessionRegistry.builder(backend).store(SessionStore.folder(folder)).build()) {
+            PrologSession a = r.consult(PROGRAM).session();
+            PrologSession b = r.consult(PROGRAM).session(); // a is evicted: let go, kept in the store
+            PrologSession c = other.consult(PROGRAM).session();
+            assertThat(r.sweepStore()).as("nothing is idle yet").isZero();
+            clock.advance(Duration.ofMinutes(6));
+            assertThat(r.sweepStore()).as("a only: b is open here, c in the other registry").isEqualTo(1);
+            assertThat(store.load(a.id())).isEmpty();
+            assertThat(r.closedReason(a.id())).contains(SessionRegistry.ClosedReason.EXPIRED);
+            assertThat(r.get(a.id())).isEmpty();
+            assertThat(store.sessionIds()).containsExactlyInAnyOrder(b.id(), c.id());
+            assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(() -> store.lease(c.id(), "x"),
+                    SessionHeldException.class).holder()).as("c is still the other registry's")
+                    .isEqualTo(other.replicaName());
+        }
+    }
+
+    /**
      * A child JVM serves 50 sessions on a store, asserting a fact per call, and is killed with SIGKILL in
      * the middle of it: a registry here then serves every one of those sessions by id, with its program and
      * every fact whose call had returned in the child (its leases ended with it).

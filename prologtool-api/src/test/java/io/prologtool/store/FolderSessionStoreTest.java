@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The folder store: what it keeps reads back whole, from another store on the folder and after a kill -9;
- * its leases (the {@link DurableLeaseContract}) are file locks.
+ * its leases (the {@link DurableStoreContract}) are file locks.
  */
-class FolderSessionStoreTest extends DurableLeaseContract {
+class FolderSessionStoreTest extends DurableStoreContract {
 
     @TempDir
     Path dir;

@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * The JDBC store on a real PostgreSQL server ({@link PostgresServer}, a database per test): checkpoints
  * read back as written, the tables are created once and versioned, leases are advisory locks (the {@link
- * DurableLeaseContract}) that survive a lost connection.
+ * DurableStoreContract}) that survive a lost connection.
  */
-class JdbcSessionStoreTest extends DurableLeaseContract {
+class JdbcSessionStoreTest extends DurableStoreContract {
 
     private final PostgresServer server = PostgresServer.shared();
     private String database;

@@ -3,7 +3,7 @@ package io.prologtool.store;
 import io.prologtool.SessionStore;
 
 /**
- * Run in a child JVM by {@link DurableLeaseContract}: takes the lease of session {@code args[1]} as
+ * Run in a child JVM by {@link DurableStoreContract}: takes the lease of session {@code args[1]} as
  * holder {@code args[2]} in the store {@code args[0]} ({@link StoreSpecs}), prints {@code leased}, and
  * holds it until it is killed.
  */

@@ -165,55 +165,7 @@ public final class PostgresServer {
 
     /** A data source on {@code url} as {@link #url} writes it: a new connection each time, no pool. */
     public static DataSource dataSource(String url) {
-        return new DataSource() {
-            @Override
-            public Connection getConnection() throws SQLException {
-                return java.sql.DriverManager.getConnection(url);
-            }
-
-            @Override
-            public Connection getConnection(String user, String password) throws SQLException {
-                return java.sql.DriverManager.getConnection(url, user, password);
-            }
-
-            @Override
-            public java.io.PrintWriter getLogWriter() {
-                return null;
-            }
-
-            @Override
-            public void setLogWriter(java.io.PrintWriter out) {
-            }
-
-            @Override
-            public void setLoginTimeout(int seconds) {
-            }
-
-            @Override
-            public int getLoginTimeout() {
-                return 0;
-            }
-
-            @Override
-            public java.util.logging.Logger getParentLogger() {
-                return java.util.logging.Logger.getLogger("io.prologtool.store");
-            }
-
-            @Override
-            public <T> T unwrap(Class<T> type) throws SQLException {
-                throw new SQLException("not a wrapper");
-            }
-
-            @Override
-            public boolean isWrapperFor(Class<?> type) {
-                return false;
-            }
-
-            @Override
-            public String toString() {
-                return url;
-            }
-        };
+        return JdbcSessionStore.dataSource(url);
     }
 
     /** A new empty database; its name. */

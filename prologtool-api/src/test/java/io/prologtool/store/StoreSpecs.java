@@ -18,7 +18,7 @@ public final class StoreSpecs {
             return SessionStore.folder(Path.of(spec.substring("folder:".length())));
         }
         if (spec.startsWith("jdbc:")) {
-            return SessionStore.jdbc(PostgresServer.dataSource(spec));
+            return SessionStore.jdbc(spec);
         }
         throw new IllegalArgumentException("no store spec: " + spec);
     }

@@ -28,14 +28,15 @@ import java.util.Optional;
  * @param swipl       {@code --swipl PATH}: the SWI-Prolog executable; empty for the {@code swipl} on the PATH
  * @param discontiguous whether a consult declares discontiguous the predicates whose clauses are apart, as
  *                    the PrologMCP contract says (default true; {@code --no-discontiguous} turns it off)
- * @param store       {@code --store DIR}: the folder the sessions' checkpoints are kept in, so that a
- *                    server started again on it serves them by id; empty for none
+ * @param store       {@code --store DIR} or {@code --store jdbc:postgresql://...}: the folder or the
+ *                    PostgreSQL database the sessions' checkpoints are kept in, so that a server started
+ *                    again on it, or another server on it, serves them by id; empty for none
  * @param help        {@code --help}: print the usage on standard output and exit
  * @param version     {@code --version}: print the version on standard output and exit
  */
 public record ServerOptions(Backend backend, boolean sandboxed, Optional<IsolationLevel> isolation, int maxSessions,
                             Duration idleTtl, int poolSize, Optional<Path> ruleBases, Optional<Path> swipl,
-                            boolean discontiguous, Optional<Path> store, boolean help, boolean version) {
+                            boolean discontiguous, Optional<String> store, boolean help, boolean version) {
 
     /** Default cap on open sessions. */
     public static final int DEFAULT_MAX_SESSIONS = 64;
@@ -71,9 +72,11 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
             "                           declare discontiguous each predicate whose clauses are apart in a",
             "                           consulted text, as the PrologMCP contract says (default), or leave",
             "                           such texts as written (SWI-Prolog then warns about them)",
-            "  --store DIR              keep every session's checkpoint in this folder after each call that",
-            "                           changed it, so that a server started again on the folder serves the",
-            "                           session by its load_id (default: sessions end with the server)",
+            "  --store DIR|JDBC-URL     keep every session's checkpoint in this folder, or in this PostgreSQL",
+            "                           database (jdbc:postgresql://host/db?user=u&password=p), after each",
+            "                           call that changed it, so that a server started again on the store,",
+            "                           or another one on it, serves the session by its load_id (default:",
+            "                           sessions end with the server)",
             "  --help                   print this text and exit",
             "  --version                print the version and exit",
             "");
@@ -175,7 +178,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
         Optional<Path> ruleBases = Optional.empty();
         Optional<Path> swipl = Optional.empty();
         boolean discontiguous = true;
-        Optional<Path> store = Optional.empty();
+        Optional<String> store = Optional.empty();
         boolean help = false;
         boolean version = false;
         for (int i = 0; i < words.size(); i++) {
@@ -192,7 +195,7 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
                 case "--swipl" -> swipl = Optional.of(Path.of(value(words, i++)));
                 case "--discontiguous" -> discontiguous = true;
                 case "--no-discontiguous" -> discontiguous = false;
-                case "--store" -> store = Optional.of(Path.of(value(words, i++)));
+                case "--store" -> store = Optional.of(value(words, i++));
                 case "--help", "-h" -> help = true;
                 case "--version", "-V" -> version = true;
                 default -> throw new UsageException("unknown option '" + w + "'");
@@ -212,7 +215,8 @@ public record ServerOptions(Backend backend, boolean sandboxed, Optional<Isolati
                 + " sessions, idle TTL " + idleTtl.toString().substring(2).toLowerCase(Locale.ROOT)
                 + (poolSize > 0 ? ", warm pool " + poolSize : "")
                 + (discontiguous ? "" : ", no discontiguous declarations")
-                + store.map(d -> ", sessions kept in " + d).orElse("");
+                + store.map(d -> ", sessions kept in " + (d.indexOf('?') < 0 ? d : d.substring(0, d.indexOf('?'))))
+                .orElse("");
     }
 
     private static String value(List<String> words, int i) {

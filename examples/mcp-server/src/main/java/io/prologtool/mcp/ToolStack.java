@@ -44,7 +44,8 @@ public final class ToolStack implements AutoCloseable {
                 .declareDiscontiguous(options.discontiguous()).build();
         SessionRegistry.Builder registryBuilder = SessionRegistry.builder(backend).maxSessions(options.maxSessions())
                 .idleTtl(options.idleTtl()).sessionOptions(sessions);
-        options.store().ifPresent(dir -> registryBuilder.store(SessionStore.folder(dir)));
+        options.store().ifPresent(where -> registryBuilder.store(where.startsWith("jdbc:")
+                ? SessionStore.jdbc(where) : SessionStore.folder(java.nio.file.Path.of(where))));
         this.registry = registryBuilder.build();
         RuleBaseStore store = options.ruleBases().map(RuleBaseStore::directory).orElseGet(RuleBaseStore::defaultStore);
         this.executor = PrologExecutor.builder(backend).sessionOptions(sessions).ruleBases(store).build();

@@ -248,6 +248,29 @@ class McpServerTest {
         assertThat(dir.resolve(id + ".json")).as("closed: gone from the store").doesNotExist();
     }
 
+    /**
+     * Two servers on one PostgreSQL store at once: the one that does not hold a session refuses it, naming
+     * the one that does; once that one ends, the other serves the session by its load_id, facts included.
+     */
+    @Test
+    void twoServersOnAPostgresStoreHandASessionOverWhenTheOneHoldingItEnds() {
+        var pg = io.prologtool.store.PostgresServer.shared();
+        String url = pg.url(pg.newDatabaseName());
+        try (Servers.Connected b = Servers.connect("--store", url)) {
+            String id;
+            try (Servers.Connected a = Servers.connect("--store", url)) {
+                id = a.consult(":- dynamic p/1.\np(1).\n");
+                a.ok("run_goal", "load_id", id, "goal", "assertz(p(2))");
+                JsonNode refused = b.failure("run_goal", "load_id", id, "goal", "p(X)").get("error");
+                assertThat(refused.get("kind").asText()).as(b.log()).isEqualTo("session_held");
+                assertThat(refused.get("holder").asText()).as("names the server that holds it")
+                        .matches(".+/[0-9]+#1");
+            }
+            JsonNode r = b.ok("run_goal", "load_id", id, "goal", "p(X)");
+            assertThat(r.get("answers").findValuesAsText("value")).as(b.log()).containsExactly("1", "2");
+        }
+    }
+
     @Test
     void theJplBackendServesTheSameTools() {
         try (Servers.Connected s = Servers.connect("--backend", "jpl")) {

@@ -38,9 +38,11 @@ class ServerOptionsTest {
                 "--ttl", "90", "--pool", "2", "--rule-bases", "/tmp/rules", "--no-discontiguous", "--store", "/tmp/st");
         assertThat(o).isEqualTo(new ServerOptions(Backend.PROCESS, false, Optional.of(IsolationLevel.REQUIRED), 3,
                 Duration.ofSeconds(90), 2, Optional.of(Path.of("/tmp/rules")), Optional.empty(), false,
-                Optional.of(Path.of("/tmp/st")), false, false));
+                Optional.of("/tmp/st"), false, false));
         assertThat(o.describe()).endsWith(", no discontiguous declarations, sessions kept in /tmp/st");
-        assertThat(ServerOptions.USAGE).contains("--store DIR");
+        assertThat(ServerOptions.parse("--store", "jdbc:postgresql://db/app?user=u&password=secret").describe())
+                .as("the password stays out of the log").endsWith(", sessions kept in jdbc:postgresql://db/app");
+        assertThat(ServerOptions.USAGE).contains("--store DIR|JDBC-URL");
         assertThat(ServerOptions.parse("--no-discontiguous", "--discontiguous").discontiguous()).isTrue();
         assertThat(ServerOptions.USAGE).contains("--no-discontiguous");
         assertThat(ServerOptions.parse("--swipl", "/opt/swipl/bin/swipl").swipl()).contains(Path.of("/opt/swipl/bin/swipl"));

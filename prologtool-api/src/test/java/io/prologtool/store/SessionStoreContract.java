@@ -8,10 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * What every store's leases do in one JVM: one holder at a time, whichever store object on the same
- * storage asks; the refusal names the holder; a lease let go can be taken again.
+ * What every store does in one JVM: its leases have one holder at a time, whichever store object on the
+ * same storage asks, the refusal names the holder, and a lease let go can be taken again; it says when
+ * each checkpoint was last saved.
  */
-abstract class LeaseContract {
+abstract class SessionStoreContract {
 
     /** A store object on this test's storage; each call a new one where the store has more than one. */
     protected abstract SessionStore store();
@@ -43,6 +44,25 @@ abstract class LeaseContract {
         try (SessionStore.Lease third = a.lease("s1", "replica-c")) {
             assertThat(third.holder()).isEqualTo("replica-c");
         }
+    }
+
+    @Test
+    void eachCheckpointSaysWhenItWasLastSaved() throws Exception {
+        SessionStore store = store();
+        java.time.Instant before = java.time.Instant.now().minusSeconds(1);
+        store.save(new io.prologtool.SessionCheckpoint("old", io.prologtool.SessionOptions.defaults(), "o.\n",
+                java.util.List.of(), java.time.Instant.parse("2020-01-01T00:00:00Z")));
+        java.time.Instant between = store.savedAt("old").orElseThrow().plusMillis(1);
+        assertThat(store.savedAt("old").orElseThrow()).as("when it was saved, not taken").isAfter(before);
+        Thread.sleep(20);
+        store.save(new io.prologtool.SessionCheckpoint("new", io.prologtool.SessionOptions.defaults(), "n.\n",
+                java.util.List.of(), java.time.Instant.parse("2020-01-01T00:00:00Z")));
+        assertThat(store.sessionIdsSavedBefore(between)).containsExactly("old");
+        assertThat(store.sessionIdsSavedBefore(java.time.Instant.now().plusSeconds(1)))
+                .containsExactlyInAnyOrder("old", "new");
+        assertThat(store.savedAt("none")).isEmpty();
+        store.delete("old");
+        assertThat(store.savedAt("old")).isEmpty();
     }
 
     @Test

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * The leases of a store that outlives the JVM: one held by another JVM is refused here with that JVM's
  * holder name, and is free at once when that JVM is killed with kill -9.
  */
-abstract class DurableLeaseContract extends LeaseContract {
+abstract class DurableStoreContract extends SessionStoreContract {
 
     /** The store as {@link StoreSpecs#open} names it, for the child JVM. */
     protected abstract String spec();
