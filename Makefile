@@ -28,9 +28,9 @@ demo: deps build
 test: deps postgres
 	$(MVN) $(MVN_FLAGS) install
 
-## bench: install SWI-Prolog if needed, build, and run the benchmark suite (results in docs/bench;
+## bench: install SWI-Prolog (and PostgreSQL, for the store rows) if needed, build, and run the benchmark suite (results in docs/bench;
 ##        BENCH_ARGS="--quick" for a short run, "--out DIR" for another folder)
-bench: deps build
+bench: deps postgres build
 	$(MVN) $(MVN_FLAGS) -q -pl examples exec:exec@bench -Dbench.args="$(BENCH_ARGS)"
 
 ## attack-cycles: open, attack, close sessions 10,000 times per class of attack on both backends and show

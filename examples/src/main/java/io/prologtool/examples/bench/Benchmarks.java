@@ -30,6 +30,8 @@ import java.util.Optional;
  *       process behind a pipe; the harness's own work per goal request, measured inside Prolog; the
  *       1,000th answer fetched from an open query against running the goal again ({@link QueryFetch});
  *       a fork of a session against opening one and consulting the same program ({@link SessionFork});
+ *       a call that changes a session on a folder and on a PostgreSQL store against no store, and a restore
+ *       from a store against opening and consulting ({@link SessionStores});
  *       and a {@code run_goal} round trip through the MCP server ({@code examples/mcp-server}) from the
  *       SDK's client, against {@code PrologTools.call} of the same goal in the JVM ({@link McpRoundTrip});</li>
  *   <li>{@code execute_prolog} on the 30 prolog-reasoner problems against {@code swipl} started per
@@ -61,7 +63,7 @@ import java.util.Optional;
  *   <li>{@code --only NAME}: only one measurement, one of {@link #MEASUREMENTS}' names: {@code cycles}
  *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
  *       their floors, the harness's work), {@code observed} (the round trip with the Micrometer binding
- *       registered against the same without it), {@code fetch}, {@code fork}, {@code cancel}, {@code mcp}, {@code check},
+ *       registered against the same without it), {@code fetch}, {@code fork}, {@code store}, {@code cancel}, {@code mcp}, {@code check},
  *       {@code history}, {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
  *       {@code --out} says otherwise;</li>
  *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
@@ -95,6 +97,7 @@ public final class Benchmarks {
         m.put("observed", (plan, swipl, log, pause) -> ObservedRoundTrips.measure(plan, log));
         m.put("fetch", (plan, swipl, log, pause) -> QueryFetch.measure(plan, log));
         m.put("fork", (plan, swipl, log, pause) -> SessionFork.measure(plan, log));
+        m.put("store", (plan, swipl, log, pause) -> SessionStores.measure(plan, log));
         m.put("cancel", (plan, swipl, log, pause) -> CancelStop.measure(plan, log));
         m.put("mcp", (plan, swipl, log, pause) -> McpRoundTrip.measure(plan, log));
         m.put("check", (plan, swipl, log, pause) -> ConsultCheck.measure(plan, log));
