@@ -562,10 +562,14 @@ public final class HarnessSession implements PrologSession {
      * Loads a checkpoint's program and plunit units into this session, which has just opened: what
      * {@link io.prologtool.PrologBackend#restore} and {@link #fork()} do after opening it.
      *
+     * The program is loaded whatever its length: it was rebuilt from a session's own state, which the
+     * session's budgets bounded, and its goals may have grown it past {@link SessionOptions#maxSourceChars()},
+     * which bounds the texts a caller sends.
+     *
      * @throws PrologToolException when the program or a unit does not load
      */
     public void load(SessionCheckpoint checkpoint) {
-        ConsultResult c = consult(checkpoint.program());
+        ConsultResult c = consultLocked(checkpoint.program(), null, null);
         if (c.hasErrors()) {
             throw new PrologToolException("the program of session " + checkpoint.sessionId()
                     + " did not load into session " + id + ": " + c.errors());

@@ -95,6 +95,25 @@ public abstract class CheckpointConformanceTest extends BackendFixture {
         assertThatThrownBy(() -> session.checkpoint()).isInstanceOf(SessionClosedException.class);
     }
 
+    /** maxSourceChars bounds what a caller sends, not what a session's goals grew it to: it is restored whole. */
+    @Test
+    void aSessionGrownPastMaxSourceCharsByItsGoalsIsRestoredWhole() {
+        SessionOptions small = SessionOptions.builder().maxSourceChars(2_000).build();
+        try (PrologSession s = backend.open(small)) {
+            s.consult(":- dynamic f/2.\n");
+            assertThat(s.goal("forall(between(1, 300, I), assertz(f(I, 'a fact of some length')))").run()
+                    .succeeded()).isTrue();
+            SessionCheckpoint c = s.checkpoint();
+            assertThat(c.program().length()).isGreaterThan(small.maxSourceChars());
+            try (PrologSession back = backend.restore(c)) {
+                assertThat(back.goal("aggregate_all(count, f(_, _), N)").run().answers().get(0).get("N"))
+                        .isEqualTo(io.prologtool.Term.integer(300));
+                assertThat(back.consult("x".repeat(2_001)).errors()).as("a caller's text is still bounded")
+                        .anyMatch(d -> d.kind().equals("resource_error"));
+            }
+        }
+    }
+
     @Test
     void aCheckpointWhoseProgramDoesNotLoadIsATypedError() {
         SessionCheckpoint broken = new SessionCheckpoint("gone", SessionOptions.defaults(), "p(:- .\n", List.of(),
