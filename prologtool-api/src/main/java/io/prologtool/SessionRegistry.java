@@ -188,7 +188,7 @@ public final class SessionRegistry implements AutoCloseable {
         ensureOpen();
         makeRoom(null);
         PrologSession raw = backend.open(options);
-        return adopt(raw, raw.id(), held, leaseOrClose(raw));
+        return adopt(raw, raw.id(), held, leaseOrClose(raw), null);
     }
 
     /**
@@ -203,7 +203,7 @@ public final class SessionRegistry implements AutoCloseable {
         ensureOpen();
         makeRoom(id);
         PrologSession raw = ((RegisteredSession) original).delegate.fork();
-        return adopt(raw, raw.id(), false, leaseOrClose(raw));
+        return adopt(raw, raw.id(), false, leaseOrClose(raw), null);
     }
 
     /**
@@ -263,9 +263,11 @@ public final class SessionRegistry implements AutoCloseable {
      * Registers {@code raw} under {@code id} (its own id, or the id of the session it was restored from),
      * and with a store saves its first checkpoint. {@code held}: the session counts as in a call until the
      * caller's {@link RegisteredSession#release()}. {@code lease}: the session's lease in the store (null
-     * without one), let go when the session leaves this registry.
+     * without one), let go when the session leaves this registry. {@code restoredFrom}: the checkpoint it
+     * was restored from, which the store holds already (null for a new session).
      */
-    private RegisteredSession adopt(PrologSession raw, String id, boolean held, SessionStore.Lease lease) {
+    private RegisteredSession adopt(PrologSession raw, String id, boolean held, SessionStore.Lease lease,
+                                    SessionCheckpoint restoredFrom) {
         RegisteredSession s = new RegisteredSession(raw, id, lease);
         if (held) {
             s.inFlight.incrementAndGet();
@@ -283,6 +285,10 @@ public final class SessionRegistry implements AutoCloseable {
             opened++;
         } finally {
             lock.unlock();
+        }
+        if (restoredFrom != null) {
+            s.savedAs(restoredFrom); // its journal is the load of that checkpoint: nothing to save again
+            return s;
         }
         try {
             s.persist(true);
@@ -367,7 +373,7 @@ public final class SessionRegistry implements AutoCloseable {
                     io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.DEBUG, "session " + id
                             + " restored from " + store + " (checkpoint of " + c.takenAt() + ") as " + raw.id());
                 }
-                return Optional.of(adopt(raw, id, false, lease));
+                return Optional.of(adopt(raw, id, false, lease, c));
             } catch (RuntimeException | Error e) {
                 lease.close();
                 throw e;
@@ -710,6 +716,14 @@ public final class SessionRegistry implements AutoCloseable {
             savedChanges = now;
         }
 
+        /** The store holds {@code c}, which is what this session is now. */
+        synchronized void savedAs(SessionCheckpoint c) {
+            lastSaved = c;
+            if (delegate instanceof io.prologtool.spi.HarnessSession h) {
+                savedChanges = h.changes();
+            }
+        }
+
         void deleteCheckpoint() {
             if (store != null) {
                 store.delete(id);
@@ -720,7 +734,7 @@ public final class SessionRegistry implements AutoCloseable {
             return inFlight.get() > 0;
         }
 
-        /** Ends the hold of {@link #adopt(PrologSession, boolean) adopt(raw, true)}. */
+        /** Ends the hold of {@link #adopt adopt(raw, id, true, ...)}. */
         void release() {
             inFlight.decrementAndGet();
         }

@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
  *       could not be restored, and when a listener threw; DEBUG when a session opens and closes; TRACE
  *       for each call (kind, outcome, wall time, CPU time, inferences) and each other request to the
  *       harness (its op, its wall time).</li>
- *   <li>{@code io.prologtool.registry}: DEBUG when a registry evicts or expires a session.</li>
+ *   <li>{@code io.prologtool.registry}: DEBUG when a registry evicts or expires a session or restores one
+ *       from its store; WARNING when a session store lost a lease with its database connection and
+ *       another registry took it, when a session let go could not be marked so in its store, and when a
+ *       sweep of the store failed.</li>
  *   <li>{@code io.prologtool.pool}: DEBUG when a process backend's warm pool is refilled.</li>
  * </ul>
  *
