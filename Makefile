@@ -15,7 +15,7 @@ FUZZ_FROM    ?= 0
 FUZZ_COUNT   ?= -1
 FUZZ_KNOWN   ?= skip
 
-.PHONY: demo test bench attack-cycles fuzz deps swipl postgres build clean
+.PHONY: demo test test-remote sshd bench attack-cycles fuzz deps swipl postgres build clean
 
 ## demo: install SWI-Prolog if needed, build, and run the demo
 demo: deps build
@@ -27,6 +27,14 @@ demo: deps build
 ##       built against the installed artifacts.
 test: deps postgres
 	$(MVN) $(MVN_FLAGS) install
+
+## test-remote: children on another host for real: install OpenSSH's server if needed, then run RemoteSshTest,
+##       which makes a throwaway user with a key, starts sshd on a free port of 127.0.0.1, and runs sessions
+##       through the documented ssh prefix (consult, goals, a time limit, a cancel, a crash and its restore, no
+##       process left); as root. `make test` leaves it out.
+test-remote: deps sshd
+	$(MVN) $(MVN_FLAGS) -q install -DskipTests
+	$(MVN) $(MVN_FLAGS) -pl prologtool-process test -Dtest=RemoteSshTest -Dprologtool.excludedGroups=none
 
 ## bench: install SWI-Prolog (and PostgreSQL, for the store rows) if needed, build, and run the benchmark suite (results in docs/bench;
 ##        BENCH_ARGS="--quick" for a short run, "--out DIR" for another folder)
@@ -97,6 +105,22 @@ postgres:
 	    brew install postgresql; \
 	  else \
 	    echo "Install PostgreSQL's server (initdb, pg_ctl), then run make test again" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# OpenSSH's server for make test-remote (the test starts its own sshd with a configuration of its own).
+sshd:
+	@if [ ! -x /usr/sbin/sshd ]; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing OpenSSH's server: apt-get install openssh-server"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssh-server >/dev/null; \
+	  elif command -v dnf >/dev/null 2>&1; then \
+	    echo "Installing OpenSSH's server: dnf install openssh-server"; \
+	    $(SUDO) dnf install -y -q openssh-server; \
+	  else \
+	    echo "Install OpenSSH's server (/usr/sbin/sshd), then run make test-remote again" >&2; \
 	    exit 1; \
 	  fi; \
 	fi

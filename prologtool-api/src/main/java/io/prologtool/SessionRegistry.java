@@ -145,12 +145,21 @@ public final class SessionRegistry implements AutoCloseable {
     private static final java.util.concurrent.atomic.AtomicInteger REGISTRIES =
             new java.util.concurrent.atomic.AtomicInteger();
 
-    /** {@code host/pid#n}: the machine, the JVM, and the how-manieth registry of the JVM this is. */
+    /**
+     * {@code host/pid#n}: the machine, the JVM, and the how-manieth registry of the JVM this is. The host
+     * name is the kernel's ({@code HOSTNAME}, or {@code /proc/sys/kernel/hostname}), never a DNS lookup,
+     * which can take seconds where the name does not resolve.
+     */
     private static String defaultReplicaName() {
-        String host;
-        try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+            } catch (java.io.IOException | RuntimeException e) {
+                host = "";
+            }
+        }
+        if (host.isBlank()) {
             host = "localhost";
         }
         return host + "/" + ProcessHandle.current().pid() + "#" + REGISTRIES.incrementAndGet();

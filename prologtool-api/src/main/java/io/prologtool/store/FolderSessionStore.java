@@ -233,8 +233,10 @@ public final class FolderSessionStore implements SessionStore {
                     }
                     pause(); // its holder has locked it and not written its name yet, or is letting it go
                 }
-                // the file is empty: a holder empties it before it lets it go
-                ch.write(ByteBuffer.wrap(holder.getBytes(StandardCharsets.UTF_8)), 0);
+                // empty, as a holder leaves it when it lets it go, or the name of one that died
+                byte[] name = holder.getBytes(StandardCharsets.UTF_8);
+                ch.write(ByteBuffer.wrap(name), 0);
+                ch.truncate(name.length);
                 channel = ch;
                 lock = l;
                 ch = null;

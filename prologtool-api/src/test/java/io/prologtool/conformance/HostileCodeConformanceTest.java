@@ -1,6 +1,10 @@
 package io.prologtool.conformance;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * child JVM so that an attack that kills its JVM fails the test instead of the build. The test asserts
  * from outside: the child exited normally (it survived), every variant passed (the attacked session and
  * a sibling answered, the sibling saw nothing of the attacker), and the child's resident memory at the
- * end stayed under {@link #MAX_RSS_KB}.
+ * end stayed under {@link #MAX_RSS_KB}. The attack classes run two at a time (each waits on its child
+ * JVM, and every check is of that JVM alone: its survival, its own CPU time, its own memory), except the
+ * writers and readers, whose terms 3,000,000 deep take most of a core for half a minute: they run alone.
  */
+@Execution(ExecutionMode.CONCURRENT)
 public abstract class HostileCodeConformanceTest {
+
+    /** The lock of the attack classes that share the machine's cores (READ) or need them alone (READ_WRITE). */
+    private static final String CPU = "prologtool.hostile.cpu";
 
     /** Resident memory of the child JVM (heap capped at 256 MiB) at the end of an attack class. */
     static final long MAX_RSS_KB = 1_200_000;
@@ -29,66 +39,79 @@ public abstract class HostileCodeConformanceTest {
     protected abstract Class<?> backendSupplier();
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void deepTermsAreResourceErrorsNotCrashes() throws Exception {
         survives("deep-terms");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void threadsNeverOutliveTheirSession() throws Exception {
         survives("threads");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void haltIsRefusedInEveryDisguise() throws Exception {
         survives("halt");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void goalsCannotEscapeTheirTimeLimit() throws Exception {
         survives("time-limits");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void eightStuckGoalsLeaveTheBackendServing() throws Exception {
         survives("stuck-goals");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void globalStateIsRefusedOrConfinedToTheSession() throws Exception {
         survives("global-state");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void memoryIsBoundedPerSessionAndComesBackOnClose() throws Exception {
         survives("memory");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void repliesNeverCostASession() throws Exception {
         survives("replies");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void atomFloodsAreResourceErrorsAndTheSessionKeepsItsProcess() throws Exception {
         survives("atom-flood");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ_WRITE)
     void everyWayIntoTheWriterAndReaderChecksDepthCyclesIncluded() throws Exception {
         survives("deep-writers");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void textTablesEnginesInputAndNestedLimitsStayWithinTheSessionsBudgets() throws Exception {
         survives("budgets");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void dagsAreBoundedByTheirSizeUnfoldedOnEveryPathThatWalksThemAsTrees() throws Exception {
         survives("dags");
     }
 
     @Test
+    @ResourceLock(value = CPU, mode = ResourceAccessMode.READ)
     void openAttackCloseCyclesLeaveMemoryAtomsFdsAndThreadsFlat() throws Exception {
         survives("budget-cycles");
     }

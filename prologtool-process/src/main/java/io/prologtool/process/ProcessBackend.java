@@ -69,6 +69,8 @@ public final class ProcessBackend implements PrologBackend {
     private final Path swipl;
     private final Duration grace;
     private final List<String> commandPrefix;
+    /** Whether {@link #commandPrefix} hands the rest of the command to a shell as one line (ssh does). */
+    private final boolean remoteShell;
     private final int poolSize;
     private final boolean reuseChildren;
     private final long maxReplyBytes;
@@ -138,6 +140,8 @@ public final class ProcessBackend implements PrologBackend {
         this.grace = b.grace;
         this.listener = io.prologtool.PrologListener.of(b.listeners);
         this.commandPrefix = List.copyOf(b.commandPrefix);
+        this.remoteShell = b.remoteShell != null ? b.remoteShell
+                : !commandPrefix.isEmpty() && Path.of(commandPrefix.get(0)).getFileName().toString().equals("ssh");
         this.poolSize = b.poolSize;
         this.reuseChildren = b.reuseChildren;
         this.maxReplyBytes = b.maxReplyBytes;
@@ -689,6 +693,11 @@ public final class ProcessBackend implements PrologBackend {
             cmd.addAll(List.of("-g", Harness.BOOTSTRAP_GOAL));
         }
         cmd.addAll(List.of("-g", Harness.SERVE_GOAL, "-t", "halt(1)"));
+        if (!isolated && remoteShell) {
+            for (int i = prefixLength; i < cmd.size(); i++) {
+                cmd.set(i, shellQuoted(cmd.get(i)));
+            }
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
         pb.environment().put("LANG", "C.UTF-8");
         Process p;
@@ -703,6 +712,11 @@ public final class ProcessBackend implements PrologBackend {
         children.add(t);
         children.removeIf(c -> !c.inService());
         return t;
+    }
+
+    /** {@code word} as one word of a POSIX shell's command line: single-quoted, quotes inside escaped. */
+    static String shellQuoted(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
     }
 
     /**
@@ -799,6 +813,7 @@ public final class ProcessBackend implements PrologBackend {
         private Path swipl;
         private Duration grace = HarnessSession.DEFAULT_GRACE;
         private List<String> commandPrefix = List.of();
+        private Boolean remoteShell;
         private int poolSize;
         private final List<io.prologtool.PrologListener> listeners = new java.util.ArrayList<>();
         private boolean reuseChildren = true;
@@ -924,6 +939,19 @@ public final class ProcessBackend implements PrologBackend {
             Objects.requireNonNull(prefix, "prefix");
             prefix.forEach(p -> Objects.requireNonNull(p, "prefix element"));
             this.commandPrefix = List.copyOf(prefix);
+            return this;
+        }
+
+        /**
+         * Whether the {@link #commandPrefix} hands the rest of the command line to a shell on the far side
+         * as one line, as {@code ssh} does (it joins its arguments with spaces for the remote login shell):
+         * then each word after the prefix is quoted for a POSIX shell, so that the harness's goals reach
+         * {@code swipl} as they are. Default: true when the prefix's first word is {@code ssh}, false
+         * otherwise ({@code docker exec}, {@code kubectl exec} and {@code setpriv} pass their arguments on
+         * as they are).
+         */
+        public Builder remoteShell(boolean quoted) {
+            this.remoteShell = quoted;
             return this;
         }
 

@@ -41,6 +41,9 @@ class BenchmarksTest {
             "cancel_stop/jpl", "cancel_stop/process",
             "query_fetch/jpl", "query_fetch/process",
             "query_life/jpl", "query_life/process", "fork/jpl", "fork/process", "consult_check/jpl", "consult_check/process",
+            "store_folder_20/jpl", "store_postgres_20/jpl", "store_folder_2000/jpl", "store_postgres_2000/jpl",
+            "store_restore/jpl", "store_folder_20/process", "store_postgres_20/process", "store_folder_2000/process",
+            "store_postgres_2000/process", "store_restore/process",
             "history_consult/jpl", "history_consult/process", "history_tests/jpl", "history_tests/process",
             "mcp_roundtrip/process", "execute_prolog/jpl",
             "execute_prolog/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
@@ -215,7 +218,7 @@ class BenchmarksTest {
         assertThat(Benchmarks.Options.parse("--only cycles").only()).contains("cycles");
         assertThat(Benchmarks.Options.parse("--only", "roundtrip").only()).contains("roundtrip");
         assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "observed", "fetch", "fork",
-                "cancel", "mcp", "check", "history", "execute", "pararule", "memory");
+                "store", "cancel", "mcp", "check", "history", "execute", "pararule", "memory");
         assertThatThrownBy(() -> Benchmarks.Options.parse("--only", "everything"))
                 .hasMessageContaining("cycles, roundtrip, observed, fetch");
     }
