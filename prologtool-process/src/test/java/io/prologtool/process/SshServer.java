@@ -49,6 +49,8 @@ final class SshServer implements AutoCloseable {
         String user = "ptssh" + ThreadLocalRandom.current().nextInt(100_000, 1_000_000);
         run("useradd", "--create-home", "--shell", "/bin/sh", user);
         try {
+            // no password, and not locked: sshd without PAM lets no one into a locked account ("!")
+            run("usermod", "--password", "*", user);
             run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("id").toString());
             run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("host_key").toString());
             Path home = Path.of("/home", user);
