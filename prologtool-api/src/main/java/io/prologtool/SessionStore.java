@@ -120,9 +120,10 @@ public interface SessionStore {
 
     /**
      * {@link #jdbc(DataSource)} on a JDBC URL, with the user and password in it ({@code
-     * jdbc:postgresql://db.example/app?user=app&password=secret}): a new connection for each save, no pool,
-     * which suits a single server and a few calls a second; give a pooled {@code DataSource} for more. The
-     * PostgreSQL JDBC driver ({@code org.postgresql:postgresql}) must be on the class path.
+     * jdbc:postgresql://db.example/app?user=app&password=secret}), which keeps up to four connections given
+     * back for the next save ({@link JdbcSessionStore#dataSource(String)}); give an application's pooled
+     * {@code DataSource} to bound the connections or share them. The PostgreSQL JDBC driver ({@code
+     * org.postgresql:postgresql}) must be on the class path.
      *
      * @throws PrologToolException when the database cannot be reached, is not PostgreSQL, or holds tables of
      *                             a newer version of this store

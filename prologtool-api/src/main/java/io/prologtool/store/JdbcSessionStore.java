@@ -301,7 +301,12 @@ public final class JdbcSessionStore implements SessionStore {
                     }
                     unlock(leaseConnection, key(sessionId));
                 } catch (SQLException e) {
-                    // the connection is gone, and PostgreSQL ended its locks with it
+                    // the connection is gone, and PostgreSQL ended its locks with it; if it is not, end them
+                    try (Statement st = leaseConnection.createStatement()) {
+                        st.execute("SELECT pg_advisory_unlock_all()");
+                    } catch (SQLException ignored) {
+                        // gone indeed
+                    }
                     closeQuietly(leaseConnection);
                     leaseConnection = null;
                     retakeHeld();
@@ -431,67 +436,14 @@ public final class JdbcSessionStore implements SessionStore {
     }
 
     /**
-     * A data source that opens a new connection through {@link java.sql.DriverManager} for each use, with the
-     * user and password in the URL ({@code jdbc:postgresql://host/db?user=u&password=p}): what {@link
-     * SessionStore#jdbc(String)} runs on. The JDBC driver must be on the class path.
+     * A data source on a JDBC URL with the user and password in it ({@code
+     * jdbc:postgresql://host/db?user=u&password=p}): what {@link SessionStore#jdbc(String)} runs on. It
+     * opens connections through {@link java.sql.DriverManager} and keeps up to four that were given back
+     * for the next use (each checked with {@code isValid} before it is used again), so a save does not pay
+     * for a new connection. The JDBC driver must be on the class path.
      */
     public static DataSource dataSource(String url) {
-        Objects.requireNonNull(url, "url");
-        if (!url.startsWith("jdbc:")) {
-            throw new IllegalArgumentException("a JDBC URL starts with jdbc: (jdbc:postgresql://host/db), got " + url);
-        }
-        return new DataSource() {
-            @Override
-            public Connection getConnection() throws SQLException {
-                return java.sql.DriverManager.getConnection(url);
-            }
-
-            @Override
-            public Connection getConnection(String user, String password) throws SQLException {
-                return java.sql.DriverManager.getConnection(url, user, password);
-            }
-
-            @Override
-            public java.io.PrintWriter getLogWriter() {
-                return java.sql.DriverManager.getLogWriter();
-            }
-
-            @Override
-            public void setLogWriter(java.io.PrintWriter out) {
-                throw new UnsupportedOperationException("set DriverManager's log writer");
-            }
-
-            @Override
-            public void setLoginTimeout(int seconds) {
-                throw new UnsupportedOperationException("set DriverManager's login timeout");
-            }
-
-            @Override
-            public int getLoginTimeout() {
-                return java.sql.DriverManager.getLoginTimeout();
-            }
-
-            @Override
-            public java.util.logging.Logger getParentLogger() throws java.sql.SQLFeatureNotSupportedException {
-                throw new java.sql.SQLFeatureNotSupportedException("no parent logger");
-            }
-
-            @Override
-            public <T> T unwrap(Class<T> type) throws SQLException {
-                throw new SQLException("a URL data source wraps nothing");
-            }
-
-            @Override
-            public boolean isWrapperFor(Class<?> type) {
-                return false;
-            }
-
-            @Override
-            public String toString() {
-                int q = url.indexOf('?');
-                return q < 0 ? url : url.substring(0, q); // the parameters may hold a password
-            }
-        };
+        return new UrlDataSource(url);
     }
 
     @Override

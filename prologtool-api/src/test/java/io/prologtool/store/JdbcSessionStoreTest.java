@@ -135,6 +135,45 @@ class JdbcSessionStoreTest extends DurableStoreContract {
                 .hasMessageContaining("PostgreSQL").hasMessageContaining("H2");
     }
 
+    /** The data source of SessionStore.jdbc(url): a connection given back is used again, unless it broke. */
+    @Test
+    void aUrlDataSourceUsesAConnectionAgainUnlessItBroke() throws Exception {
+        DataSource ds = JdbcSessionStore.dataSource(server.url(database));
+        int first;
+        try (Connection c = ds.getConnection()) {
+            first = pid(c);
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE left_open (x INTEGER)"); // never committed
+            }
+        }
+        try (Connection c = ds.getConnection()) {
+            assertThat(pid(c)).as("the same connection, given back").isEqualTo(first);
+            assertThat(c.getAutoCommit()).as("as a new one would be").isTrue();
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_tables WHERE tablename = 'left_open'")) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("what the last user left open was rolled back").isZero();
+            }
+        }
+        Connection closed = ds.getConnection();
+        closed.close();
+        assertThat(closed.isClosed()).isTrue();
+        assertThatThrownBy(closed::createStatement).isInstanceOf(java.sql.SQLException.class);
+        server.dropConnections(database);
+        try (Connection c = ds.getConnection()) {
+            assertThat(pid(c)).as("a broken connection is not used again").isNotEqualTo(first);
+        }
+        assertThat(ds.toString()).doesNotContain("user=");
+    }
+
+    private static int pid(Connection c) throws java.sql.SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     @Test
     void leasesLostWithTheirConnectionAreTakenAgain() {
         SessionStore mine = store();

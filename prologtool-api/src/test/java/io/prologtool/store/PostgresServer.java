@@ -35,12 +35,17 @@ public final class PostgresServer {
     private final int port;
     private final boolean asPostgres;
 
-    /** The server of this JVM, started on first use. */
+    /** The server of this JVM's tests, started on first use, with fsync off (its data is thrown away). */
     public static synchronized PostgresServer shared() {
         if (shared == null) {
-            shared = start();
+            shared = start(false);
         }
         return shared;
+    }
+
+    /** A server of its own that forces each commit to the disk, as a production one does: for the bench. */
+    public static PostgresServer durable() {
+        return start(true);
     }
 
     private PostgresServer(Path bin, Path dir, int port, boolean asPostgres) {
@@ -50,7 +55,7 @@ public final class PostgresServer {
         this.asPostgres = asPostgres;
     }
 
-    private static PostgresServer start() {
+    private static PostgresServer start(boolean fsync) {
         Path bin = findBin();
         boolean root = "root".equals(System.getProperty("user.name"));
         try {
@@ -67,8 +72,8 @@ public final class PostgresServer {
                 try {
                     run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
                             dir.resolve("server.log").toString(), "-w", "-t", "60", "-o",
-                            "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off "
-                                    + "-c max_connections=300", "start"), root, 90);
+                            "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync="
+                                    + (fsync ? "on" : "off") + " -c max_connections=300", "start"), root, 90);
                     PostgresServer s = new PostgresServer(bin, dir, port, root);
                     Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "postgres-stop"));
                     return s;

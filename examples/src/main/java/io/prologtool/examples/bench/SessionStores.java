@@ -20,8 +20,8 @@ import java.util.Locale;
 
 /**
  * Sessions on a store: what a call that changed a session pays for its checkpoint, on a folder store and
- * on a PostgreSQL store (a server of the bench's own, started like the tests' with initdb and pg_ctl, on
- * this machine), against the same registry without a store, with a program of 20 and of 2,000 clauses
+ * on a PostgreSQL store (a server of the bench's own on this machine, started like the tests' with initdb
+ * and pg_ctl, but forcing each commit to the disk as a production server does), against the same registry without a store, with a program of 20 and of 2,000 clauses
  * (the checkpoint holds the whole program, so its cost grows with it); and a restore from the folder store
  * against opening a session and consulting the same program. The JVM's CPU time per call is in each row's
  * details (the process backend's children are processes of their own, not counted).
@@ -37,7 +37,7 @@ final class SessionStores {
 
     static List<Row> measure(Plan plan, PrintStream log) throws Exception {
         List<Row> rows = new ArrayList<>();
-        PostgresServer pg = PostgresServer.shared();
+        PostgresServer pg = PostgresServer.durable();
         try (JplBackend backend = JplBackend.get()) {
             rows.addAll(measure(plan, backend, pg, log));
         }
@@ -66,8 +66,8 @@ final class SessionStores {
                     "the same goal on a registry without a store", Summary.ofNanos(none.nanos, Unit.MILLIS)));
             rows.add(Row.of("store_postgres_" + size, "a changing goal, PostgreSQL store, " + size + " clauses",
                     backend.name(), Summary.ofNanos(onPg.nanos, Unit.MILLIS), Unit.MILLIS,
-                    String.format(Locale.ROOT, how, "SessionStore.jdbc(url) on a local PostgreSQL (a new "
-                            + "connection per save, fsync off)", onPg.cpu() + "; baseline " + none.cpu()),
+                    String.format(Locale.ROOT, how, "SessionStore.jdbc(url) on a local PostgreSQL (its "
+                            + "connections used again; each commit forced to the disk)", onPg.cpu() + "; baseline " + none.cpu()),
                     "the same goal on a registry without a store", Summary.ofNanos(none.nanos, Unit.MILLIS)));
         }
         rows.add(restore(plan, backend, SessionStore.folder(Files.createTempDirectory("prologtool-bench-restore")),
@@ -147,7 +147,8 @@ final class SessionStores {
         return Row.of("store_restore", "restore a session from a folder store", backend.name(),
                 Summary.ofNanos(restores, Unit.MILLIS), Unit.MILLIS, "a registry on SessionStore.folder keeping one "
                         + "session open: get(id) of the evicted session holding 20 clauses (read its checkpoint, "
-                        + "take its lease, restore, save a checkpoint) then one goal",
+                        + "take its lease, read it again, restore; the other session evicted, its checkpoint "
+                        + "saved again) then one goal",
                 "open a session, consult the same 20 clauses, the same goal", Summary.ofNanos(fresh, Unit.MILLIS));
     }
 
