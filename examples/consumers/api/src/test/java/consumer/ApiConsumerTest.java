@@ -20,7 +20,7 @@ class ApiConsumerTest {
     void theApiBringsJacksonAlignedAndNoBackendOrTestLibrary() {
         assertEquals(com.fasterxml.jackson.core.json.PackageVersion.VERSION.toString(),
                 com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString());
-        Classpath.lacks("io.micrometer.core.instrument.MeterRegistry", "org.jpl7.JPL", "io.prologtool.process.ProcessBackend", "io.prologtool.jpl.JplBackend",
+        Classpath.lacks("org.springframework.ai.tool.ToolCallback", "org.springframework.context.ApplicationContext", "io.micrometer.core.instrument.MeterRegistry", "org.jpl7.JPL", "io.prologtool.process.ProcessBackend", "io.prologtool.jpl.JplBackend",
                 "org.assertj.core.api.Assertions", "org.slf4j.nop.NOPServiceProvider", "com.sun.jna.Native");
     }
 }

@@ -74,7 +74,7 @@ class LangChain4jConsumerTest {
 
     @Test
     void theBindingBringsLangChain4jCoreButNoProviderNoLoggerBindingAndNoTestLibrary() {
-        Classpath.lacks("dev.langchain4j.model.anthropic.AnthropicChatModel", "dev.langchain4j.model.openai.OpenAiChatModel",
+        Classpath.lacks("org.springframework.ai.tool.ToolCallback", "org.springframework.context.ApplicationContext", "dev.langchain4j.model.anthropic.AnthropicChatModel", "dev.langchain4j.model.openai.OpenAiChatModel",
                 "org.slf4j.nop.NOPServiceProvider", "org.slf4j.simple.SimpleServiceProvider",
                 "org.assertj.core.api.Assertions", "io.prologtool.jpl.JplBackend", "org.jpl7.JPL", "com.sun.jna.Native");
         assertEquals(com.fasterxml.jackson.core.json.PackageVersion.VERSION.toString(),

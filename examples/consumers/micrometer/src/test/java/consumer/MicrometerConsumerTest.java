@@ -24,7 +24,7 @@ class MicrometerConsumerTest {
 
     @Test
     void theBindingBringsNoJplNoLoggerBindingAndNoTestLibrary() {
-        Classpath.lacks("org.jpl7.JPL", "io.prologtool.jpl.JplBackend", "dev.langchain4j.service.AiServices",
+        Classpath.lacks("org.springframework.ai.tool.ToolCallback", "org.springframework.context.ApplicationContext", "org.jpl7.JPL", "io.prologtool.jpl.JplBackend", "dev.langchain4j.service.AiServices",
                 "org.assertj.core.api.Assertions", "org.slf4j.nop.NOPServiceProvider",
                 "io.micrometer.observation.tck.TestObservationRegistry");
     }

@@ -32,7 +32,7 @@ class ProcessConsumerTest {
 
     @Test
     void theBackendBringsNoJplNoLangChain4jAndNoTestLibrary() {
-        Classpath.lacks("io.micrometer.core.instrument.MeterRegistry", "org.jpl7.JPL", "io.prologtool.jpl.JplBackend", "dev.langchain4j.service.AiServices",
+        Classpath.lacks("org.springframework.ai.tool.ToolCallback", "org.springframework.context.ApplicationContext", "io.micrometer.core.instrument.MeterRegistry", "org.jpl7.JPL", "io.prologtool.jpl.JplBackend", "dev.langchain4j.service.AiServices",
                 "org.assertj.core.api.Assertions", "org.slf4j.nop.NOPServiceProvider");
     }
 }

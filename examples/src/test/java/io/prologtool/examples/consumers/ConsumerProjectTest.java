@@ -22,10 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The library artifacts work for a user, outside this repository: the projects in {@code examples/consumers}
- * (one module per library artifact: api, process, jpl, langchain4j, junit, micrometer; each depends on that artifact
+ * (one module per library artifact: api, process, jpl, langchain4j, spring-ai, junit, micrometer; each depends on that artifact
  * alone, plus JUnit to run its tests) are copied to a temporary folder outside the reactor and built with
  * {@code mvn test}. They run a session on each backend (JPL's classes from the SWI-Prolog installation,
- * never from a repository), an AiServices agent over the toolbox with a scripted {@code ChatModel}, and a
+ * never from a repository), an AiServices agent over the toolbox and a Spring AI {@code ChatClient} over the
+ * tool callbacks, each with a scripted chat model, and a
  * JUnit test class through the fixture, and check that no artifact drags in what it should not (JPL, a
  * logger binding, a model provider, test libraries, mismatched Jackson).
  *
@@ -39,11 +40,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConsumerProjectTest {
 
     static final List<String> LIBRARIES = List.of("prologtool-api", "prologtool-jpl", "prologtool-process",
-            "examples/prologtool-langchain4j", "examples/prologtool-junit", "examples/prologtool-micrometer");
+            "examples/prologtool-langchain4j", "examples/prologtool-spring-ai", "examples/prologtool-junit",
+            "examples/prologtool-micrometer");
 
     /** Each consumer module and the tests it must have run (dynamic tests count one each). */
-    static final Map<String, Integer> MODULES = Map.of("api", 2, "process", 2, "jpl", 2, "langchain4j", 2, "junit", 6,
-            "micrometer", 2);
+    static final Map<String, Integer> MODULES = Map.of("api", 2, "process", 2, "jpl", 2, "langchain4j", 2,
+            "spring-ai", 2, "junit", 6, "micrometer", 2);
 
     static Path property(String name) {
         String v = System.getProperty(name);
