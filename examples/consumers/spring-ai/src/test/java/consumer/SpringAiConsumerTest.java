@@ -81,6 +81,8 @@ class SpringAiConsumerTest {
 
     @Test
     void theBindingBringsNoModelProviderNoSpringBootAndNoTestLibrary() {
+        assertEquals(com.fasterxml.jackson.core.json.PackageVersion.VERSION.toString(),
+                com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString());
         Classpath.lacks("org.springframework.ai.openai.OpenAiChatModel", "org.springframework.boot.SpringApplication",
                 "org.jpl7.JPL", "dev.langchain4j.service.AiServices", "org.assertj.core.api.Assertions",
                 "org.slf4j.nop.NOPServiceProvider");

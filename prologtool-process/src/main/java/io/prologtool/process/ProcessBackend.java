@@ -140,8 +140,7 @@ public final class ProcessBackend implements PrologBackend {
         this.grace = b.grace;
         this.listener = io.prologtool.PrologListener.of(b.listeners);
         this.commandPrefix = List.copyOf(b.commandPrefix);
-        this.remoteShell = b.remoteShell != null ? b.remoteShell
-                : !commandPrefix.isEmpty() && Path.of(commandPrefix.get(0)).getFileName().toString().equals("ssh");
+        this.remoteShell = b.remoteShell != null ? b.remoteShell : startsWithSsh(commandPrefix);
         this.poolSize = b.poolSize;
         this.reuseChildren = b.reuseChildren;
         this.maxReplyBytes = b.maxReplyBytes;
@@ -693,7 +692,8 @@ public final class ProcessBackend implements PrologBackend {
             cmd.addAll(List.of("-g", Harness.BOOTSTRAP_GOAL));
         }
         cmd.addAll(List.of("-g", Harness.SERVE_GOAL, "-t", "halt(1)"));
-        if (!isolated && remoteShell) {
+        // an isolating prefix of the application's own (Isolation.custom) that starts with ssh is quoted too
+        if (isolated ? !isolationPlan.viaFd3() && startsWithSsh(isolationPlan.prefix()) : remoteShell) {
             for (int i = prefixLength; i < cmd.size(); i++) {
                 cmd.set(i, shellQuoted(cmd.get(i)));
             }
@@ -712,6 +712,11 @@ public final class ProcessBackend implements PrologBackend {
         children.add(t);
         children.removeIf(c -> !c.inService());
         return t;
+    }
+
+    /** Whether {@code prefix} is an ssh command: its first word names {@code ssh}. */
+    static boolean startsWithSsh(List<String> prefix) {
+        return !prefix.isEmpty() && Path.of(prefix.get(0)).getFileName().toString().equals("ssh");
     }
 
     /** {@code word} as one word of a POSIX shell's command line: single-quoted, quotes inside escaped. */
@@ -948,7 +953,8 @@ public final class ProcessBackend implements PrologBackend {
          * then each word after the prefix is quoted for a POSIX shell, so that the harness's goals reach
          * {@code swipl} as they are. Default: true when the prefix's first word is {@code ssh}, false
          * otherwise ({@code docker exec}, {@code kubectl exec} and {@code setpriv} pass their arguments on
-         * as they are).
+         * as they are). An {@link Isolation#custom} prefix whose first word is {@code ssh} is quoted the
+         * same way.
          */
         public Builder remoteShell(boolean quoted) {
             this.remoteShell = quoted;

@@ -104,6 +104,18 @@ class RemoteSshTest {
         }
     }
 
+    /** The ssh prefix as an isolation of sandboxed sessions ({@code Isolation.custom}): the same login. */
+    @Test
+    void sandboxedSessionsRunOnTheFarSideThroughACustomIsolation() {
+        try (ProcessBackend isolated = ProcessBackend.builder().isolation(Isolation.custom(ssh.login())).build();
+             PrologSession s = isolated.open(SessionOptions.builder().sandboxed(true).build())) {
+            assertThat(s.consult("p(1).\n").hasErrors()).isFalse();
+            assertThat(one(s, "p(X)", "X")).isEqualTo(Term.integer(1));
+            assertThat(s.goal("shell('true')").run().error()).as("the sandbox still refuses what it refuses")
+                    .hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo("sandbox_violation"));
+        }
+    }
+
     @Test
     void noProcessIsLeftOnTheFarSideAfterTheClose() throws Exception {
         PrologSession s = backend.open(CARELESS);
