@@ -192,7 +192,7 @@ public final class FolderSessionStore implements SessionStore {
         FolderLease lease = new FolderLease(sessionId, holder, f);
         FolderLease mine = HELD.putIfAbsent(f, lease);
         if (mine != null) {
-            throw new SessionHeldException(sessionId, mine.holder, toString());
+            throw new SessionHeldException(sessionId, mine.holder(), toString());
         }
         try {
             lease.take();
@@ -204,16 +204,13 @@ public final class FolderSessionStore implements SessionStore {
     }
 
     /** A lock on a lease file, held by an open channel. */
-    private final class FolderLease implements Lease {
-        private final String sessionId;
-        private final String holder;
+    private final class FolderLease extends StoreLease {
         private final Path file;
         private FileChannel channel;
         private FileLock lock;
 
         FolderLease(String sessionId, String holder, Path file) {
-            this.sessionId = sessionId;
-            this.holder = holder;
+            super(sessionId, holder);
             this.file = file;
         }
 
@@ -229,19 +226,19 @@ public final class FolderSessionStore implements SessionStore {
                     ch.read(buf, 0);
                     String who = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
                     if (!who.isEmpty() || System.nanoTime() > deadline) {
-                        throw new SessionHeldException(sessionId, who, FolderSessionStore.this.toString());
+                        throw new SessionHeldException(sessionId(), who, FolderSessionStore.this.toString());
                     }
                     pause(); // its holder has locked it and not written its name yet, or is letting it go
                 }
                 // empty, as a holder leaves it when it lets it go, or the name of one that died
-                byte[] name = holder.getBytes(StandardCharsets.UTF_8);
+                byte[] name = holder().getBytes(StandardCharsets.UTF_8);
                 ch.write(ByteBuffer.wrap(name), 0);
                 ch.truncate(name.length);
                 channel = ch;
                 lock = l;
                 ch = null;
             } catch (IOException e) {
-                throw new PrologToolException("cannot take the lease of session " + sessionId + " (" + file
+                throw new PrologToolException("cannot take the lease of session " + sessionId() + " (" + file
                         + "): " + e, e);
             } finally {
                 if (ch != null) {
@@ -255,22 +252,12 @@ public final class FolderSessionStore implements SessionStore {
         }
 
         @Override
-        public String sessionId() {
-            return sessionId;
-        }
-
-        @Override
-        public String holder() {
-            return holder;
-        }
-
-        @Override
         public synchronized void close() {
             if (channel == null) {
                 return;
             }
             try {
-                if (!Files.exists(file(sessionId))) {
+                if (!Files.exists(file(sessionId()))) {
                     Files.deleteIfExists(file); // the session is gone; removed while still locked
                 }
             } catch (IOException ignored) {

@@ -60,33 +60,20 @@ public final class InMemorySessionStore implements SessionStore {
         MemoryLease lease = new MemoryLease(sessionId, Objects.requireNonNull(holder, "holder"));
         MemoryLease held = leases.putIfAbsent(sessionId, lease);
         if (held != null) {
-            throw new SessionHeldException(sessionId, held.holder, toString());
+            throw new SessionHeldException(sessionId, held.holder(), toString());
         }
         return lease;
     }
 
-    private final class MemoryLease implements Lease {
-        private final String sessionId;
-        private final String holder;
+    private final class MemoryLease extends StoreLease {
 
         MemoryLease(String sessionId, String holder) {
-            this.sessionId = sessionId;
-            this.holder = holder;
-        }
-
-        @Override
-        public String sessionId() {
-            return sessionId;
-        }
-
-        @Override
-        public String holder() {
-            return holder;
+            super(sessionId, holder);
         }
 
         @Override
         public void close() {
-            leases.remove(sessionId, this);
+            leases.remove(sessionId(), this);
         }
     }
 

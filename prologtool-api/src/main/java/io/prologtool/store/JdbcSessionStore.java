@@ -173,17 +173,7 @@ public final class JdbcSessionStore implements SessionStore {
 
     @Override
     public List<String> sessionIds() {
-        List<String> ids = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT session_id FROM prologtool_sessions")) {
-            while (rs.next()) {
-                ids.add(rs.getString(1));
-            }
-        } catch (SQLException e) {
-            throw new PrologToolException("cannot list the sessions of " + name + ": " + e.getMessage(), e);
-        }
-        return ids;
+        return ids("SELECT session_id FROM prologtool_sessions", null);
     }
 
     @Override
@@ -203,11 +193,17 @@ public final class JdbcSessionStore implements SessionStore {
 
     @Override
     public List<String> sessionIdsSavedBefore(Instant instant) {
-        Objects.requireNonNull(instant, "instant");
+        return ids("SELECT session_id FROM prologtool_sessions WHERE saved_at < ?",
+                OffsetDateTime.ofInstant(Objects.requireNonNull(instant, "instant"), ZoneOffset.UTC));
+    }
+
+    /** The session ids {@code sql} selects, with {@code parameter} (if not null) as its one parameter. */
+    private List<String> ids(String sql, Object parameter) {
         List<String> ids = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT session_id FROM prologtool_sessions WHERE saved_at < ?")) {
-            ps.setObject(1, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            if (parameter != null) {
+                ps.setObject(1, parameter);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     ids.add(rs.getString(1));
@@ -226,7 +222,7 @@ public final class JdbcSessionStore implements SessionStore {
         synchronized (leases) {
             JdbcLease mine = held.get(id);
             if (mine != null) {
-                throw new SessionHeldException(id, mine.holder, name);
+                throw new SessionHeldException(id, mine.holder(), name);
             }
             try {
                 Connection c = leaseConnection();
@@ -267,39 +263,26 @@ public final class JdbcSessionStore implements SessionStore {
         }
     }
 
-    private final class JdbcLease implements Lease {
-        private final String sessionId;
-        private final String holder;
+    private final class JdbcLease extends StoreLease {
 
         JdbcLease(String sessionId, String holder) {
-            this.sessionId = sessionId;
-            this.holder = holder;
-        }
-
-        @Override
-        public String sessionId() {
-            return sessionId;
-        }
-
-        @Override
-        public String holder() {
-            return holder;
+            super(sessionId, holder);
         }
 
         @Override
         public void close() {
             synchronized (leases) {
-                if (!held.remove(sessionId, this)) {
+                if (!held.remove(sessionId(), this)) {
                     return;
                 }
                 try {
                     try (PreparedStatement ps = leaseConnection.prepareStatement(
-                            "DELETE FROM prologtool_leases WHERE session_id = ? AND holder = ?")) {
-                        ps.setString(1, sessionId);
-                        ps.setString(2, holder);
+                            "DELETE FROM prologtool_leases WHERE session_id = ? AND holder() = ?")) {
+                        ps.setString(1, sessionId());
+                        ps.setString(2, holder());
                         ps.executeUpdate();
                     }
-                    unlock(leaseConnection, key(sessionId));
+                    unlock(leaseConnection, key(sessionId()));
                 } catch (SQLException e) {
                     // the connection is gone, and PostgreSQL ended its locks with it; if it is not, end them
                     try (Statement st = leaseConnection.createStatement()) {
