@@ -64,8 +64,11 @@ public interface SessionStore {
      * Takes the lease of {@code sessionId} for {@code holder} (a name for the registry that takes it, which
      * the error of anyone else who asks names): while it is held, {@code lease} of that id fails for every
      * other taker, in this JVM or another one. A lease ends with {@link Lease#close()}, or with its holder:
-     * a lease of a JVM that ended (a {@code kill -9} included) is free at once. A session's checkpoint can be
-     * saved and loaded whoever holds its lease; the lease is what registries agree on.
+     * a lease of a JVM that ended (a {@code kill -9} included) is free as soon as the store can tell (the
+     * folder store's file lock at once; PostgreSQL when it sees the connection gone, at once for a process
+     * that died, after TCP keepalive for a machine that vanished). A store of your own whose storage cannot
+     * tell gives its leases an expiry that their holder renews. A session's checkpoint can be saved and
+     * loaded whoever holds its lease; the lease is what registries agree on.
      *
      * @throws SessionHeldException when another holder has it
      * @throws PrologToolException  when the store could not be asked
