@@ -277,22 +277,23 @@ public final class JdbcSessionStore implements SessionStore {
                 }
                 try {
                     try (PreparedStatement ps = leaseConnection.prepareStatement(
-                            "DELETE FROM prologtool_leases WHERE session_id = ? AND holder() = ?")) {
+                            "DELETE FROM prologtool_leases WHERE session_id = ? AND holder = ?")) {
                         ps.setString(1, sessionId());
                         ps.setString(2, holder());
                         ps.executeUpdate();
                     }
                     unlock(leaseConnection, key(sessionId()));
                 } catch (SQLException e) {
-                    // the connection is gone, and PostgreSQL ended its locks with it; if it is not, end them
-                    try (Statement st = leaseConnection.createStatement()) {
-                        st.execute("SELECT pg_advisory_unlock_all()");
-                    } catch (SQLException ignored) {
-                        // gone indeed
+                    if (isBroken(leaseConnection, e)) {
+                        // gone, and PostgreSQL ended its locks with it: the leases still held are taken again
+                        closeQuietly(leaseConnection);
+                        leaseConnection = null;
+                        retakeHeld();
+                    } else {
+                        // a live connection keeps every lock it holds: this one stays held until it ends
+                        io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.WARNING, "the lease of session "
+                                + sessionId() + " could not be let go in " + name + ": " + e.getMessage());
                     }
-                    closeQuietly(leaseConnection);
-                    leaseConnection = null;
-                    retakeHeld();
                 } finally {
                     closeLeaseConnectionIfIdle();
                 }
@@ -339,6 +340,19 @@ public final class JdbcSessionStore implements SessionStore {
         } catch (SQLException e) {
             io.prologtool.spi.Logs.REGISTRY.log(System.Logger.Level.WARNING, "the leases held in " + name
                     + " could not be taken again after their connection was lost: " + e.getMessage());
+        }
+    }
+
+    /** Whether {@code e} says the connection is gone (a connection error, the server ended the session). */
+    private static boolean isBroken(Connection c, SQLException e) {
+        String state = e.getSQLState();
+        if (state != null && (state.startsWith("08") || state.startsWith("57P"))) {
+            return true;
+        }
+        try {
+            return c.isClosed();
+        } catch (SQLException closed) {
+            return true;
         }
     }
 

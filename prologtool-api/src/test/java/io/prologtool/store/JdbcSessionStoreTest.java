@@ -174,6 +174,34 @@ class JdbcSessionStoreTest extends DurableStoreContract {
         }
     }
 
+    /** A lease held has its holder's row; one let go leaves neither row nor lock behind. */
+    @Test
+    void aLeaseLetGoLeavesNoRowBehind() throws Exception {
+        SessionStore store = store();
+        SessionStore.Lease a = store.lease("a", "first");
+        SessionStore.Lease b = store.lease("b", "first");
+        assertThat(leaseRows()).containsExactlyInAnyOrder("a=first", "b=first");
+        a.close();
+        assertThat(leaseRows()).containsExactly("b=first");
+        try (SessionStore.Lease again = store().lease("a", "second")) {
+            assertThat(leaseRows()).containsExactlyInAnyOrder("a=second", "b=first");
+        }
+        b.close();
+        assertThat(leaseRows()).isEmpty();
+    }
+
+    private List<String> leaseRows() throws java.sql.SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = PostgresServer.dataSource(server.url(database)).getConnection();
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT session_id, holder FROM prologtool_leases")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + "=" + rs.getString(2));
+            }
+        }
+        return rows;
+    }
+
     @Test
     void leasesLostWithTheirConnectionAreTakenAgain() {
         SessionStore mine = store();
