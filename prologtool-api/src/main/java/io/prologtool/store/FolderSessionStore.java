@@ -54,8 +54,6 @@ public final class FolderSessionStore implements SessionStore {
      * file it holds.
      */
     private static final ConcurrentHashMap<Path, FolderLease> HELD = new ConcurrentHashMap<>();
-    /** How long a taker waits for the name of a lease's holder that has just taken it. */
-    static final long NAME_WAIT_NANOS = 200_000_000L;
     private static final Duration STALE_TEMP = Duration.ofHours(1);
 
     private final Path directory;
@@ -220,7 +218,7 @@ public final class FolderSessionStore implements SessionStore {
                 ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                         StandardOpenOption.WRITE);
                 FileLock l;
-                long deadline = System.nanoTime() + NAME_WAIT_NANOS;
+                long deadline = System.nanoTime() + StoreLease.NAME_WAIT_NANOS;
                 while ((l = ch.tryLock()) == null) {
                     ByteBuffer buf = ByteBuffer.allocate(1024);
                     ch.read(buf, 0);
@@ -228,7 +226,7 @@ public final class FolderSessionStore implements SessionStore {
                     if (!who.isEmpty() || System.nanoTime() > deadline) {
                         throw new SessionHeldException(sessionId(), who, FolderSessionStore.this.toString());
                     }
-                    pause(); // its holder has locked it and not written its name yet, or is letting it go
+                    StoreLease.pause(); // its holder has locked it and not written its name yet, or is letting it go
                 }
                 // empty, as a holder leaves it when it lets it go, or the name of one that died
                 byte[] name = holder().getBytes(StandardCharsets.UTF_8);
@@ -283,15 +281,6 @@ public final class FolderSessionStore implements SessionStore {
     @Override
     public String toString() {
         return "SessionStore.folder(" + directory + ")";
-    }
-
-    static void pause() {
-        try {
-            Thread.sleep(5);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new PrologToolException("interrupted while asking for a session's lease", e);
-        }
     }
 
     private Path file(String sessionId) {

@@ -226,7 +226,7 @@ public final class JdbcSessionStore implements SessionStore {
             }
             try {
                 Connection c = leaseConnection();
-                long deadline = System.nanoTime() + FolderSessionStore.NAME_WAIT_NANOS;
+                long deadline = System.nanoTime() + StoreLease.NAME_WAIT_NANOS;
                 while (!tryLock(c, key(id))) {
                     String who = null;
                     try (PreparedStatement ps = c.prepareStatement(
@@ -240,7 +240,7 @@ public final class JdbcSessionStore implements SessionStore {
                         closeLeaseConnectionIfIdle();
                         throw new SessionHeldException(id, who, name);
                     }
-                    FolderSessionStore.pause(); // its holder has just locked it, or is letting it go
+                    StoreLease.pause(); // its holder has just locked it, or is letting it go
                 }
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO prologtool_leases "
                         + "(session_id, holder, taken_at) VALUES (?, ?, now()) ON CONFLICT (session_id) "
