@@ -6,6 +6,7 @@ MVN         ?= mvn
 MVN_FLAGS   ?= -B -ntp
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_ARGS   ?=
+AGENT_ARGS  ?=
 BENCH_ARGS  ?=
 ATTACK_ARGS ?=
 FUZZ_MINUTES ?= 10
@@ -15,11 +16,17 @@ FUZZ_FROM    ?= 0
 FUZZ_COUNT   ?= -1
 FUZZ_KNOWN   ?= skip
 
-.PHONY: demo test test-remote sshd bench attack-cycles fuzz deps swipl postgres build clean
+.PHONY: demo agent test test-remote sshd bench attack-cycles fuzz deps swipl postgres build clean
 
 ## demo: install SWI-Prolog if needed, build, and run the demo
 demo: deps build
 	$(MVN) $(MVN_FLAGS) -q -pl examples exec:java -Dexec.args="$(DEMO_ARGS)"
+
+## agent: install SWI-Prolog if needed, build, and start the example Spring Boot application on port 8080: an
+##        agent with the Prolog tools behind POST /ask, on a scripted model, or on OpenAI when OPENAI_API_KEY
+##        is set; health and metrics under /actuator (AGENT_ARGS="--server.port=9090" for Spring Boot options)
+agent: deps build
+	$(MVN) $(MVN_FLAGS) -q -pl examples/spring-boot-agent exec:java -Dexec.args="$(AGENT_ARGS)"
 
 ## test: install SWI-Prolog and PostgreSQL if needed, then build and run every test on real swipl (the
 ##       JDBC store's tests start a PostgreSQL server of their own, in a temporary folder). `install`, not

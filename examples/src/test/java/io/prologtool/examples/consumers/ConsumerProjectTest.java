@@ -22,12 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The library artifacts work for a user, outside this repository: the projects in {@code examples/consumers}
- * (one module per library artifact: api, process, jpl, langchain4j, spring-ai, junit, micrometer; each depends on that artifact
- * alone, plus JUnit to run its tests) are copied to a temporary folder outside the reactor and built with
+ * (one module per library artifact: api, process, jpl, langchain4j, spring-ai, junit, micrometer, and the
+ * Spring Boot starter; each depends on that artifact alone, plus JUnit to run its tests) are copied to a temporary folder outside the reactor and built with
  * {@code mvn test}. They run a session on each backend (JPL's classes from the SWI-Prolog installation,
  * never from a repository), an AiServices agent over the toolbox and a Spring AI {@code ChatClient} over the
- * tool callbacks, each with a scripted chat model, and a
- * JUnit test class through the fixture, and check that no artifact drags in what it should not (JPL, a
+ * tool callbacks, each with a scripted chat model, a
+ * JUnit test class through the fixture, a Spring Boot application context on the starter (its versions from
+ * Spring Boot's BOM), and check that no artifact drags in what it should not (JPL, a
  * logger binding, a model provider, test libraries, mismatched Jackson).
  *
  * <p>What the consumer's Maven sees: a local repository seeded only with the artifacts this build installed
@@ -41,11 +42,12 @@ class ConsumerProjectTest {
 
     static final List<String> LIBRARIES = List.of("prologtool-api", "prologtool-jpl", "prologtool-process",
             "examples/prologtool-langchain4j", "examples/prologtool-spring-ai", "examples/prologtool-junit",
-            "examples/prologtool-micrometer");
+            "examples/prologtool-micrometer", "examples/prologtool-spring-boot-autoconfigure",
+            "examples/prologtool-spring-boot-starter");
 
     /** Each consumer module and the tests it must have run (dynamic tests count one each). */
     static final Map<String, Integer> MODULES = Map.of("api", 2, "process", 2, "jpl", 2, "langchain4j", 2,
-            "spring-ai", 2, "junit", 6, "micrometer", 2);
+            "spring-ai", 2, "junit", 6, "micrometer", 2, "spring-boot", 2);
 
     static Path property(String name) {
         String v = System.getProperty(name);
