@@ -162,7 +162,7 @@ public final class ProcessBackend implements PrologBackend {
             deleteTree(workDir);
         }, "prologtool-process-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        this.savedState = b.savedState ? buildSavedState() : null;
+        this.savedState = b.savedState ? savedState(b.stateCache) : null;
         this.spawner = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "prologtool-process-pool");
             t.setDaemon(true);
@@ -187,7 +187,8 @@ public final class ProcessBackend implements PrologBackend {
 
     /**
      * A builder with the defaults: {@code swipl} from the PATH, a 2 s grace period, no warm pool,
-     * children started from a saved state, no command prefix, {@link Isolation#auto()}, a 1 GiB
+     * children started from a saved state (cached in {@link Builder#stateCache}), no command prefix,
+     * {@link Isolation#auto()}, a 1 GiB
      * address-space limit per child, and 16 MiB at most per protocol line.
      */
     public static Builder builder() {
@@ -756,29 +757,52 @@ public final class ProcessBackend implements PrologBackend {
     }
 
     /**
-     * Compiles the harness with its libraries into a saved state ({@code swipl -o STATE -c harness.pl}),
-     * so that children start in tens of milliseconds instead of loading sources. Null when that fails;
+     * The saved state children start from: the one cached in {@code cache} for this {@code swipl} and harness
+     * ({@link SavedStateCache}), compiled there on the first start on a machine; or, without a cache or
+     * when it cannot be used, one compiled into this backend's folder. Null when neither can be compiled;
      * children then load the harness source.
      */
-    private Path buildSavedState() {
+    private Path savedState(Path cache) {
+        if (cache != null) {
+            Optional<Path> cached = SavedStateCache.stateFor(cache, swipl, this::compileState);
+            if (cached.isPresent()) {
+                return cached.get();
+            }
+        }
         Path state = workDir.resolve("harness.state");
+        if (!compileState(state)) {
+            return null;
+        }
+        try {
+            // Isolated children (another user) read it through a descriptor their launcher opened.
+            Files.setPosixFilePermissions(state, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
+        return state;
+    }
+
+    /**
+     * Compiles the harness with its libraries into a saved state at {@code state} ({@code swipl -o STATE -c
+     * harness.pl}), so that children start in tens of milliseconds instead of loading sources; whether it
+     * was written.
+     */
+    private boolean compileState(Path state) {
         List<String> cmd = List.of(swipl.toString(), "-q", "--no-packs", "-f", "none", "-o", state.toString(),
                 "-c", harnessFile.toString());
         try {
             Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 && Files.isRegularFile(state)) {
-                // Isolated children (another user) read it through a descriptor their launcher opened.
-                Files.setPosixFilePermissions(state, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-                return state;
+                return true;
             }
             p.destroyForcibly();
-        } catch (IOException | UnsupportedOperationException e) {
-            return null;
+        } catch (IOException e) {
+            return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return null;
+        return false;
     }
 
     private void killPool() {
@@ -823,6 +847,7 @@ public final class ProcessBackend implements PrologBackend {
         private final List<io.prologtool.PrologListener> listeners = new java.util.ArrayList<>();
         private boolean reuseChildren = true;
         private boolean savedState = true;
+        private Path stateCache = SavedStateCache.defaultFolder();
         private long maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
         private long addressSpaceLimit = DEFAULT_ADDRESS_SPACE_LIMIT;
         private Isolation isolation = Isolation.auto();
@@ -968,6 +993,19 @@ public final class ProcessBackend implements PrologBackend {
          */
         public Builder savedState(boolean use) {
             this.savedState = use;
+            return this;
+        }
+
+        /**
+         * The folder where the saved state is kept between JVMs (default {@code $XDG_CACHE_HOME/prologtool},
+         * or {@code ~/.cache/prologtool}): the first backend on a machine compiles it there (about a second),
+         * later ones, in this JVM or another, start from it. One file per harness and SWI-Prolog version,
+         * a new one when either changes; states unused for 30 days are deleted. Only a folder of this user
+         * that no one else may write is used; for any other, or {@code null}, each backend compiles a state
+         * of its own.
+         */
+        public Builder stateCache(Path folder) {
+            this.stateCache = folder;
             return this;
         }
 

@@ -215,7 +215,8 @@ class ProcessBackendTest {
              PrologSession s = backend.open()) {
             assertThat(backend.savedState()).isPresent();
             GoalResult r = s.goal("current_prolog_flag(resource_database, F)").run();
-            assertThat(r.answers().get(0).get("F").toString()).contains("harness.state");
+            assertThat(r.answers().get(0).get("F").toString())
+                    .contains(backend.savedState().get().getFileName().toString());
         }
     }
 
