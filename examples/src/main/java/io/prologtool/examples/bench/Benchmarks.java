@@ -34,6 +34,9 @@ import java.util.Optional;
  *       from a store against opening and consulting ({@link SessionStores});
  *       and a {@code run_goal} round trip through the MCP server ({@code examples/mcp-server}) from the
  *       SDK's client, against {@code PrologTools.call} of the same goal in the JVM ({@link McpRoundTrip});</li>
+ *   <li>start-up: a process backend ready on a machine where one started before (its saved state cached)
+ *       against the first start on a machine, and the MCP server from launch to its answer to
+ *       {@code initialize} on each backend against a JVM that answers one line ({@link StartUp});</li>
  *   <li>{@code execute_prolog} on the 30 prolog-reasoner problems against {@code swipl} started per
  *       call, as prolog-reasoner does;</li>
  *   <li>PARARULE-Plus {@code sample.jsonl} end to end through the Formalizer agent with 1 thread against
@@ -63,7 +66,7 @@ import java.util.Optional;
  *   <li>{@code --only NAME}: only one measurement, one of {@link #MEASUREMENTS}' names: {@code cycles}
  *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
  *       their floors, the harness's work), {@code observed} (the round trip with the Micrometer binding
- *       registered against the same without it), {@code fetch}, {@code fork}, {@code store}, {@code cancel}, {@code mcp}, {@code check},
+ *       registered against the same without it), {@code fetch}, {@code fork}, {@code store}, {@code cancel}, {@code mcp}, {@code start}, {@code check},
  *       {@code history}, {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
  *       {@code --out} says otherwise;</li>
  *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
@@ -100,6 +103,7 @@ public final class Benchmarks {
         m.put("store", (plan, swipl, log, pause) -> SessionStores.measure(plan, log));
         m.put("cancel", (plan, swipl, log, pause) -> CancelStop.measure(plan, log));
         m.put("mcp", (plan, swipl, log, pause) -> McpRoundTrip.measure(plan, log));
+        m.put("start", (plan, swipl, log, pause) -> StartUp.measure(plan, log));
         m.put("check", (plan, swipl, log, pause) -> ConsultCheck.measure(plan, log));
         m.put("history", (plan, swipl, log, pause) -> SessionHistory.measure(plan, log));
         m.put("execute", (plan, swipl, log, pause) -> ExecuteProlog.measure(plan, swipl, log));

@@ -45,7 +45,7 @@ class BenchmarksTest {
             "store_restore/jpl", "store_folder_20/process", "store_postgres_20/process", "store_folder_2000/process",
             "store_postgres_2000/process", "store_restore/process",
             "history_consult/jpl", "history_consult/process", "history_tests/jpl", "history_tests/process",
-            "mcp_roundtrip/process", "execute_prolog/jpl",
+            "mcp_roundtrip/process", "start_backend/process", "start_mcp/process", "start_mcp/jpl", "execute_prolog/jpl",
             "execute_prolog/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
             "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
             "pararule_latency/process", "memory_total/jpl", "memory_per_session/jpl", "memory_child_rss/process",
@@ -218,7 +218,7 @@ class BenchmarksTest {
         assertThat(Benchmarks.Options.parse("--only cycles").only()).contains("cycles");
         assertThat(Benchmarks.Options.parse("--only", "roundtrip").only()).contains("roundtrip");
         assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "observed", "fetch", "fork",
-                "store", "cancel", "mcp", "check", "history", "execute", "pararule", "memory");
+                "store", "cancel", "mcp", "start", "check", "history", "execute", "pararule", "memory");
         assertThatThrownBy(() -> Benchmarks.Options.parse("--only", "everything"))
                 .hasMessageContaining("cycles, roundtrip, observed, fetch");
     }
