@@ -48,6 +48,8 @@ import java.util.stream.Stream;
  *       anything (no directive runs), which needs a Prolog: {@link #checkedBy(PrologBackend)}. It then
  *       writes a temporary file in the same directory and moves it over the old one atomically, so a
  *       concurrent {@link #get} sees the old text or the new one, never a mix.</li>
+ *   <li>The bundled rule bases are read once per class loader; {@link #list} reads a saved file again only
+ *       when it changed (another inode, modification time or size), so listing answers from memory.</li>
  *   <li>Every outcome is a {@link RuleBaseResult}; the errors are prolog-reasoner's codes
  *       {@code RULEBASE_001}-{@code 005} ({@link RuleBaseError.Code}).</li>
  * </ul>
@@ -69,6 +71,16 @@ public final class RuleBaseStore {
             Pattern.CASE_INSENSITIVE);
     private static final String SUFFIX = ".pl";
     private static volatile RuleBaseStore defaultStore;
+    /**
+     * The bundled rule bases of each class loader, read once: a class path does not change under a loader,
+     * and listing a jar's entries costs milliseconds. Weak keys: a loader that goes away takes its entry.
+     */
+    private static final Map<ClassLoader, Bundled> BUNDLED = java.util.Collections.synchronizedMap(
+            new java.util.WeakHashMap<>());
+    /** Description and tags of saved files, by path, as long as the file is the same one (inode, time, size). */
+    private static final Map<Path, SavedInfo> SAVED_INFO = new java.util.concurrent.ConcurrentHashMap<>();
+    /** More saved files than this and {@link #SAVED_INFO} starts over (it only saves reading them again). */
+    private static final int SAVED_INFO_MAX = 4096;
 
     private final Path directory;
     private final long maxSize;
@@ -90,9 +102,14 @@ public final class RuleBaseStore {
      * save), plus the bundled ones; 1 MiB cap; no syntax check yet (see {@link #checkedBy}).
      */
     public static RuleBaseStore directory(Path directory) {
+        return directory(directory, RuleBaseStore.class.getClassLoader());
+    }
+
+    /** {@link #directory(Path)} with the bundled rule bases of {@code loader} (tests count its reads). */
+    static RuleBaseStore directory(Path directory, ClassLoader loader) {
         Objects.requireNonNull(directory, "directory");
-        ClassLoader loader = RuleBaseStore.class.getClassLoader();
-        return new RuleBaseStore(directory.toAbsolutePath().normalize(), DEFAULT_MAX_SIZE, true, null, loader);
+        return new RuleBaseStore(directory.toAbsolutePath().normalize(), DEFAULT_MAX_SIZE, true, null,
+                Objects.requireNonNull(loader, "loader"));
     }
 
     /**
@@ -179,6 +196,14 @@ public final class RuleBaseStore {
         }
         List<RuleBaseInfo> out = new ArrayList<>();
         for (Map.Entry<String, Boolean> e : names.entrySet()) {
+            Optional<RuleBaseResult<RuleBaseInfo>> known = savedInfo(e.getKey());
+            if (known.isPresent()) {
+                if (known.get().error().isPresent()) {
+                    return RuleBaseResult.failure(known.get().error().get());
+                }
+                out.add(known.get().value());
+                continue;
+            }
             RuleBaseResult<String> text = read(e.getKey());
             if (text.error().isPresent()) {
                 if (text.error().get().code() == RuleBaseError.Code.NOT_FOUND) {
@@ -187,7 +212,7 @@ public final class RuleBaseStore {
                 return RuleBaseResult.failure(text.error().get());
             }
             boolean fromClasspath = e.getValue() && !Files.isRegularFile(file(e.getKey()));
-            out.add(info(e.getKey(), text.value(), fromClasspath));
+            out.add(fromClasspath ? bundled().info(e.getKey(), text.value()) : info(e.getKey(), text.value(), false));
         }
         return RuleBaseResult.ok(List.copyOf(out));
     }
@@ -296,19 +321,103 @@ public final class RuleBaseStore {
             return ioFailure("cannot read rule base '" + name + "' (" + f + ")", e);
         }
         if (bundled) {
-            try (InputStream in = loader.getResourceAsStream(BUNDLED_FOLDER + "/" + name + SUFFIX)) {
-                if (in != null) {
-                    byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxSize + 1));
-                    if (bytes.length > maxSize) {
-                        return RuleBaseResult.failure(tooLargeOnDisk(name, bytes.length));
+            try {
+                Optional<String> text = bundled().text(name);
+                if (text.isPresent()) {
+                    long size = text.get().getBytes(StandardCharsets.UTF_8).length;
+                    if (size > maxSize) {
+                        return RuleBaseResult.failure(tooLargeOnDisk(name, size));
                     }
-                    return RuleBaseResult.ok(decode(bytes));
+                    return RuleBaseResult.ok(text.get());
                 }
             } catch (IOException e) {
                 return ioFailure("cannot read the bundled rule base '" + name + "'", e);
             }
         }
         return RuleBaseResult.failure(notFound(name));
+    }
+
+    /**
+     * The info of saved rule base {@code name} when its file is the one last read (same inode, modification
+     * time and size), or a too-large failure from its size alone; empty when it must be read (not saved,
+     * changed, or never read), in which case {@link #list} reads it and remembers what it found.
+     */
+    private Optional<RuleBaseResult<RuleBaseInfo>> savedInfo(String name) {
+        Path f = file(name);
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(f,
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            if (!a.isRegularFile()) {
+                return Optional.empty();
+            }
+            if (a.size() > maxSize) {
+                return Optional.of(RuleBaseResult.failure(tooLargeOnDisk(name, a.size())));
+            }
+            SavedInfo known = SAVED_INFO.get(f);
+            if (known != null && known.sameFile(a)) {
+                return Optional.of(RuleBaseResult.ok(known.info()));
+            }
+            String text = decode(Files.readAllBytes(f));
+            RuleBaseInfo info = info(name, text, false);
+            if (SAVED_INFO.size() >= SAVED_INFO_MAX) {
+                SAVED_INFO.clear();
+            }
+            SAVED_INFO.put(f, new SavedInfo(a.fileKey(), a.lastModifiedTime(), a.size(), info));
+            return Optional.of(RuleBaseResult.ok(info));
+        } catch (IOException | SecurityException e) {
+            return Optional.empty(); // not saved, or gone meanwhile: read() says which
+        }
+    }
+
+    /** What {@link #savedInfo} remembers of a saved file. */
+    private record SavedInfo(Object fileKey, java.nio.file.attribute.FileTime modified, long size, RuleBaseInfo info) {
+        boolean sameFile(java.nio.file.attribute.BasicFileAttributes a) {
+            return Objects.equals(fileKey, a.fileKey()) && modified.equals(a.lastModifiedTime()) && size == a.size();
+        }
+    }
+
+    /** This store's loader's bundled rule bases, read on first use. */
+    private Bundled bundled() {
+        synchronized (BUNDLED) {
+            return BUNDLED.computeIfAbsent(loader, Bundled::new);
+        }
+    }
+
+    /** The bundled rule bases of one class loader: their names, listed once, and their texts, read once each. */
+    private static final class Bundled {
+        private final ClassLoader loader;
+        private volatile List<String> names;
+        private final Map<String, Optional<String>> texts = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<String, RuleBaseInfo> infos = new java.util.concurrent.ConcurrentHashMap<>();
+
+        Bundled(ClassLoader loader) {
+            this.loader = loader;
+        }
+
+        List<String> names() throws IOException {
+            List<String> n = names;
+            if (n == null) {
+                n = listNames(loader);
+                names = n;
+            }
+            return n;
+        }
+
+        Optional<String> text(String name) throws IOException {
+            Optional<String> t = texts.get(name);
+            if (t == null) {
+                try (InputStream in = loader.getResourceAsStream(BUNDLED_FOLDER + "/" + name + SUFFIX)) {
+                    t = in == null ? Optional.empty() : Optional.of(decode(in.readAllBytes()));
+                }
+                texts.put(name, t);
+            }
+            return t;
+        }
+
+        /** The info of bundled rule base {@code name}, whose text is {@code text}. */
+        RuleBaseInfo info(String name, String text) {
+            return infos.computeIfAbsent(name, n -> RuleBaseStore.info(n, text, true));
+        }
     }
 
     private RuleBaseError tooLargeOnDisk(String name, long size) {
@@ -346,14 +455,19 @@ public final class RuleBaseStore {
     }
 
     private boolean bundledExists(String name) {
-        return bundled && loader.getResource(BUNDLED_FOLDER + "/" + name + SUFFIX) != null;
+        try {
+            return bundled && bundled().text(name).isPresent();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private List<String> bundledNames() throws IOException {
+        return bundled ? bundled().names() : List.of();
     }
 
     /** The bundled names, from every classpath entry that has the folder (directories and jars). */
-    private List<String> bundledNames() throws IOException {
-        if (!bundled) {
-            return List.of();
-        }
+    private static List<String> listNames(ClassLoader loader) throws IOException {
         TreeSet<String> names = new TreeSet<>();
         Enumeration<URL> roots = loader.getResources(BUNDLED_FOLDER);
         while (roots.hasMoreElements()) {
@@ -400,21 +514,26 @@ public final class RuleBaseStore {
     static RuleBaseInfo info(String name, String text, boolean bundled) {
         String description = "";
         List<String> tags = List.of();
-        for (String line : text.split("\r?\n", -1)) {
-            String s = line.strip();
+        int at = 0;
+        while (at <= text.length()) {
+            int end = text.indexOf('\n', at);
+            String s = (end < 0 ? text.substring(at) : text.substring(at, end)).strip();
             if (s.isEmpty() || !s.startsWith("%")) {
                 break;
             }
             Matcher m = METADATA.matcher(s);
-            if (!m.matches()) {
-                continue;
+            if (m.matches()) {
+                String value = m.group(2).strip();
+                if (m.group(1).toLowerCase(Locale.ROOT).equals("description")) {
+                    description = value;
+                } else {
+                    tags = Stream.of(value.split(",")).map(String::strip).filter(t -> !t.isEmpty()).toList();
+                }
             }
-            String value = m.group(2).strip();
-            if (m.group(1).toLowerCase(Locale.ROOT).equals("description")) {
-                description = value;
-            } else {
-                tags = Stream.of(value.split(",")).map(String::strip).filter(t -> !t.isEmpty()).toList();
+            if (end < 0) {
+                break;
             }
+            at = end + 1;
         }
         return new RuleBaseInfo(name, description, tags, bundled);
     }

@@ -189,6 +189,59 @@ class RuleBaseStoreTest {
     }
 
     @Test
+    void listReadsASavedFileAgainOnlyWhenItChanged() throws IOException {
+        RuleBaseStore s = store();
+        s.save("kept", "% description: first\nk.\n");
+        assertThat(description(s, "kept")).isEqualTo("first");
+        Path f = dir.resolve("kept.pl");
+        var before = Files.getLastModifiedTime(f);
+        // the same file, size and time with other text: remembered, not read again
+        Files.writeString(f, "% description: other\nk.\n");
+        Files.setLastModifiedTime(f, before);
+        assertThat(description(s, "kept")).isEqualTo("first");
+        // changed as a save or an editor changes it: read again
+        Files.writeString(f, "% description: second one\nk.\n");
+        assertThat(description(s, "kept")).isEqualTo("second one");
+        s.save("kept", "% description: third\nk.\n");
+        assertThat(description(s, "kept")).isEqualTo("third");
+        Files.delete(f);
+        assertThat(s.list().value()).extracting(RuleBaseInfo::name).doesNotContain("kept");
+    }
+
+    private static String description(RuleBaseStore s, String name) {
+        return s.list().value().stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow().description();
+    }
+
+    @Test
+    void bundledRuleBasesAreReadOncePerClassLoader() {
+        Map<String, Integer> reads = new ConcurrentHashMap<>();
+        ClassLoader counting = new ClassLoader(getClass().getClassLoader()) {
+            @Override
+            public java.net.URL getResource(String name) {
+                reads.merge(name, 1, Integer::sum);
+                return super.getResource(name);
+            }
+
+            @Override
+            public java.util.Enumeration<java.net.URL> getResources(String name) throws IOException {
+                reads.merge(name, 1, Integer::sum);
+                return super.getResources(name);
+            }
+        };
+        RuleBaseStore s = RuleBaseStore.directory(dir, counting).checkedWith(FAKE_CHECK);
+        for (int i = 0; i < 3; i++) {
+            assertThat(s.list().value()).extracting(RuleBaseInfo::name).contains("family", "scheduling");
+            assertThat(s.get("family").value()).contains("grandparent");
+            assertThat(s.maxSize(1 << 16).get("scheduling").value()).contains("cumulative(");
+        }
+        assertThat(reads).containsEntry(RuleBaseStore.BUNDLED_FOLDER, 1)
+                .containsEntry(RuleBaseStore.BUNDLED_FOLDER + "/family.pl", 1)
+                .containsEntry(RuleBaseStore.BUNDLED_FOLDER + "/scheduling.pl", 1);
+        assertThat(s.maxSize(10).get("family").error()).as("the cap still applies to a text read before")
+                .hasValueSatisfying(e -> assertThat(e.code()).isEqualTo(RuleBaseError.Code.TOO_LARGE));
+    }
+
+    @Test
     void ioFailuresAreRulebase004() throws IOException {
         Path file = dir.resolve("not-a-dir");
         Files.writeString(file, "x");
