@@ -163,8 +163,8 @@ class BenchmarksTest {
         assertThat(svg.getDocumentElement().getLocalName()).isEqualTo("svg");
         assertThat(bars(svg, "ours")).hasSize(EXPECTED_ROWS.size());
         assertThat(bars(svg, "baseline")).hasSize(EXPECTED_ROWS.size() - WITHOUT_BASELINE.size());
-        // the targets on a median: the two cycles, the harness's work, the backend's start and memory_cycles (memory_total's
-        // is for 1,000 sessions, which a quick run does not open)
+        // the targets on a median: the two cycles, the harness's work, the backend's start and memory_cycles
+        // (memory_total's is for 1,000 sessions, which a quick run does not open)
         assertThat(withClass(svg, "line", "target")).hasSize(5);
         assertThat(svg.getDocumentElement().getTextContent()).contains(results.machine().line());
     }
