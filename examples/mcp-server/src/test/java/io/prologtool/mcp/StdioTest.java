@@ -39,11 +39,22 @@ class StdioTest {
         private final Thread reader;
 
         RawServer(String... args) throws IOException {
-            stderr = Files.createTempFile("prologtool-mcp-stderr-", ".txt");
+            this(fromClassPath(args), java.util.Map.of());
+        }
+
+        private static List<String> fromClassPath(String... args) {
             List<String> cmd = new ArrayList<>();
             cmd.add(Servers.java());
             cmd.addAll(Servers.fromClassPath(UUID.randomUUID().toString(), args));
-            process = new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
+            return cmd;
+        }
+
+        /** A server started by {@code cmd} (a launcher, say) with {@code env} added to this JVM's environment. */
+        RawServer(List<String> cmd, java.util.Map<String, String> env) throws IOException {
+            stderr = Files.createTempFile("prologtool-mcp-stderr-", ".txt");
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(stderr.toFile());
+            pb.environment().putAll(env);
+            process = pb.start();
             reader = new Thread(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
                         StandardCharsets.UTF_8))) {
