@@ -35,8 +35,9 @@ import java.util.Optional;
  *       and a {@code run_goal} round trip through the MCP server ({@code examples/mcp-server}) from the
  *       SDK's client, against {@code PrologTools.call} of the same goal in the JVM ({@link McpRoundTrip});</li>
  *   <li>start-up: a process backend ready on a machine where one started before (its saved state cached)
- *       against the first start on a machine, and the MCP server from launch to its answer to
- *       {@code initialize} on each backend against a JVM that answers one line ({@link StartUp});</li>
+ *       against the first start on a machine, and the MCP server through its launcher from launch to its
+ *       answer to {@code initialize} on each backend against a JVM that answers one line; the MCP server's
+ *       RSS after 10,000 calls through its launcher against {@code java -jar} ({@link StartUp});</li>
  *   <li>{@code execute_prolog} on the 30 prolog-reasoner problems against {@code swipl} started per
  *       call, as prolog-reasoner does;</li>
  *   <li>PARARULE-Plus {@code sample.jsonl} end to end through the Formalizer agent with 1 thread against

@@ -2,7 +2,6 @@ package io.prologtool.examples.bench;
 
 import io.prologtool.GoalResult;
 import io.prologtool.PrologSession;
-import io.prologtool.mcp.PrologMcpServer;
 import io.prologtool.process.ProcessBackend;
 
 import java.io.BufferedReader;
@@ -17,14 +16,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Start-up. A process backend ready to open sessions ({@code ProcessBackend.builder().build()} returned) on a
- * machine where a backend started before (its saved state in the cache), against the first start on a
- * machine (an empty cache: the state compiled); and the MCP server from launch to its answer to
- * {@code initialize}, on each backend, against the floor of a JVM launched the same way that reads one line
- * from standard input and answers it ({@link LineAnswer}).
+ * Start-up and the MCP server's memory. A process backend ready to open sessions ({@code
+ * ProcessBackend.builder().build()} returned) on a machine where a backend started before (its saved state in
+ * the cache), against the first start on a machine (an empty cache: the state compiled); the MCP server
+ * started by its launcher ({@code examples/mcp-server/bin/prologtool-mcp-server}, with the runnable jar
+ * {@code make build} writes) from launch to its answer to {@code initialize}, on each backend, against the
+ * floor of a JVM that reads one line from standard input and answers it ({@link LineAnswer}); and the
+ * server's RSS after 10,000 {@code run_goal} calls (300 in a quick run) through the launcher, against the
+ * same through {@code java -jar} with the JVM's defaults.
  */
 final class StartUp {
 
@@ -60,18 +63,41 @@ final class StartUp {
                 "the same on an empty cache (the state compiled: a machine's first start)",
                 Summary.ofNanos(cold, Unit.MILLIS)).withTarget(Target.below(300)));
 
-        Timer.progress(log, "MCP server start, floor: a JVM that answers one line", it);
-        long[] floor = times(it, () -> launchAndAnswer(List.of(LineAnswer.class.getName())), cpu);
+        Path launcher = Benchmarks.repositoryRoot().resolve("examples/mcp-server/bin/prologtool-mcp-server");
+        Path jar = Benchmarks.repositoryRoot().resolve("examples/mcp-server/target/prologtool-mcp-server.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: build it first (make build)");
+        }
+        // the launcher's own class archive, in a cache of the bench's: made by the warm-up runs
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString(), "PROLOGTOOL_MCP_JAR", jar.toString());
+        Plan.Iterations mcpIt = new Plan.Iterations(2, it.timed());
+        Timer.progress(log, "MCP server start, floor: a JVM that answers one line", mcpIt);
+        long[] floor = times(mcpIt, () -> launchAndAnswer(List.of(java(), "-Xshare:auto", "-cp",
+                System.getProperty("java.class.path"), LineAnswer.class.getName()), Map.of(), 0, null), cpu);
+        int calls = plan.quick() ? 300 : 10_000;
         for (String backend : List.of("process", "jpl")) {
-            Timer.progress(log, "MCP server start to initialize answered, " + backend, it);
-            long[] mcp = times(it, () -> launchAndAnswer(List.of(PrologMcpServer.class.getName(),
-                    "--backend", backend)), cpu);
+            Timer.progress(log, "MCP server start to initialize answered, through the launcher, " + backend, mcpIt);
+            long[] mcp = times(mcpIt, () -> launchAndAnswer(List.of(launcher.toString(), "--backend", backend), env, 0,
+                    null), cpu);
             rows.add(Row.of("start_mcp", "MCP server launched to initialize answered", backend,
-                    Summary.ofNanos(mcp, Unit.MILLIS), Unit.MILLIS, "`java -Xmx256m -cp ... PrologMcpServer --backend "
-                            + backend + "` launched, the initialize request written to its stdin, timed to the "
+                    Summary.ofNanos(mcp, Unit.MILLIS), Unit.MILLIS, "examples/mcp-server/bin/prologtool-mcp-server "
+                            + "--backend " + backend + " (the launcher: its JVM settings and class archive, made by "
+                            + "the warm-up runs) launched, the initialize request written to its stdin, timed to the "
                             + "answer's line on its stdout (default options; saved state cached)",
-                    "the same JVM launch of a main that reads one line and answers it",
+                    "a JVM launched on the same java that reads one line and answers it",
                     Summary.ofNanos(floor, Unit.MILLIS)).withTarget(Target.marginAtMost(500)));
+            Timer.progress(log, "MCP server RSS after " + calls + " run_goal calls, " + backend, ONE);
+            long[] rss = new long[1];
+            launchAndAnswer(List.of(launcher.toString(), "--backend", backend), env, calls, rss);
+            long[] plainRss = new long[1];
+            launchAndAnswer(List.of(java(), "-jar", jar.toString(), "--backend", backend), Map.of(), calls, plainRss);
+            rows.add(new Row("mcp_rss", "MCP server RSS after " + String.format(Locale.ROOT, "%,d", calls)
+                    + " run_goal calls", backend, rss[0] / 1e6, java.util.OptionalDouble.empty(), Unit.MB,
+                    "the launcher's JVM (serial GC, 16-256 MB heap, C1 only, class archive): VmRSS of the server's "
+                            + "process after a consult and " + String.format(Locale.ROOT, "%,d", calls) + " run_goal calls (member(X, [1,2,3])) over stdio"
+                            + " (the process backend's swipl children are processes of their own, not counted)",
+                    "the same calls to `java -jar prologtool-mcp-server.jar` with the JVM's defaults",
+                    java.util.OptionalDouble.of(plainRss[0] / 1e6), java.util.Optional.of(Target.below(150))));
         }
         for (Path p : empties) {
             deleteTree(p);
@@ -114,32 +140,80 @@ final class StartUp {
         return ready;
     }
 
+    private static final Plan.Iterations ONE = new Plan.Iterations(0, 1);
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
     /**
-     * Launches a JVM on this class path running {@code mainAndArgs}, writes initialize, waits for a line; the
-     * time from the launch to that line (the JVM's exit after its stdin closes is not timed).
+     * Runs {@code cmd} (with {@code env} added), writes initialize to it and waits for the answer's line; then,
+     * when {@code calls > 0}, makes those run_goal calls on a consulted session and puts the process's VmRSS
+     * (bytes) in {@code rss[0]}. The time from the launch to the answer to initialize (the process's exit after
+     * its stdin closes is not timed).
      */
-    private static long launchAndAnswer(List<String> mainAndArgs) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path")));
-        cmd.addAll(mainAndArgs);
+    private static long launchAndAnswer(List<String> cmd, Map<String, String> env, int calls, long[] rss)
+            throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(env);
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = pb.start();
         try {
             OutputStream in = p.getOutputStream();
-            in.write((INITIALIZE + "\n").getBytes(StandardCharsets.UTF_8));
-            in.flush();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            send(in, INITIALIZE);
             String line = out.readLine();
+            long answered = System.nanoTime() - t0;
             if (line == null || !(line.contains("\"result\"") || line.contains("answered"))) {
-                throw new IllegalStateException(mainAndArgs.get(0) + " answered " + line);
+                throw new IllegalStateException(cmd + " answered " + line);
             }
-            return System.nanoTime() - t0;
+            if (calls > 0) {
+                send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+                send(in, call(2, "consult_text", "{\"source_text\": \"p(1). p(2). p(3).\"}"));
+                String consulted = responseTo(out, 2);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("load_id\\\\\":\\\\\"([0-9a-f]+)")
+                        .matcher(consulted);
+                if (!m.find()) {
+                    throw new IllegalStateException("consult_text answered " + consulted);
+                }
+                for (int i = 0; i < calls; i++) {
+                    send(in, call(3 + i, "run_goal", "{\"load_id\": \"" + m.group(1)
+                            + "\", \"goal\": \"member(X, [1,2,3])\"}"));
+                    String r = responseTo(out, 3 + i);
+                    if (!r.contains("\\\"count\\\":3")) {
+                        throw new IllegalStateException("run_goal answered " + r);
+                    }
+                }
+                rss[0] = ProcMemory.rssKib(p.pid()) * 1024;
+            }
+            return answered;
         } finally {
             p.getOutputStream().close();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly().waitFor();
             }
         }
+    }
+
+    private static String call(int id, String tool, String arguments) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":" + arguments + "}}";
+    }
+
+    private static void send(OutputStream in, String line) throws IOException {
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+    }
+
+    /** The response line of request {@code id} (notifications and other messages skipped). */
+    private static String responseTo(BufferedReader out, int id) throws IOException {
+        String prefix = "\"id\":" + id + ",";
+        for (String line; (line = out.readLine()) != null; ) {
+            if (line.contains(prefix)) {
+                return line;
+            }
+        }
+        throw new IOException("the server ended before it answered request " + id);
     }
 
     private static long cpuNanos() {
