@@ -322,7 +322,7 @@ public final class RuleBaseStore {
         }
         if (bundled) {
             try {
-                Optional<String> text = bundled().text(name);
+                Optional<String> text = bundled().text(loader, name);
                 if (text.isPresent()) {
                     long size = text.get().getBytes(StandardCharsets.UTF_8).length;
                     if (size > maxSize) {
@@ -379,22 +379,20 @@ public final class RuleBaseStore {
     /** This store's loader's bundled rule bases, read on first use. */
     private Bundled bundled() {
         synchronized (BUNDLED) {
-            return BUNDLED.computeIfAbsent(loader, Bundled::new);
+            return BUNDLED.computeIfAbsent(loader, l -> new Bundled());
         }
     }
 
-    /** The bundled rule bases of one class loader: their names, listed once, and their texts, read once each. */
+    /**
+     * The bundled rule bases of one class loader: their names, listed once, and their texts, read once each.
+     * It holds no reference to the loader (the loader is its key in a weak map), so each call names it.
+     */
     private static final class Bundled {
-        private final ClassLoader loader;
         private volatile List<String> names;
         private final Map<String, Optional<String>> texts = new java.util.concurrent.ConcurrentHashMap<>();
         private final Map<String, RuleBaseInfo> infos = new java.util.concurrent.ConcurrentHashMap<>();
 
-        Bundled(ClassLoader loader) {
-            this.loader = loader;
-        }
-
-        List<String> names() throws IOException {
+        List<String> names(ClassLoader loader) throws IOException {
             List<String> n = names;
             if (n == null) {
                 n = listNames(loader);
@@ -403,7 +401,7 @@ public final class RuleBaseStore {
             return n;
         }
 
-        Optional<String> text(String name) throws IOException {
+        Optional<String> text(ClassLoader loader, String name) throws IOException {
             Optional<String> t = texts.get(name);
             if (t == null) {
                 try (InputStream in = loader.getResourceAsStream(BUNDLED_FOLDER + "/" + name + SUFFIX)) {
@@ -456,14 +454,14 @@ public final class RuleBaseStore {
 
     private boolean bundledExists(String name) {
         try {
-            return bundled && bundled().text(name).isPresent();
+            return bundled && bundled().text(loader, name).isPresent();
         } catch (IOException e) {
             return false;
         }
     }
 
     private List<String> bundledNames() throws IOException {
-        return bundled ? bundled().names() : List.of();
+        return bundled ? bundled().names(loader) : List.of();
     }
 
     /** The bundled names, from every classpath entry that has the folder (directories and jars). */
