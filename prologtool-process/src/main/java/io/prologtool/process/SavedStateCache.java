@@ -62,7 +62,8 @@ final class SavedStateCache {
      * to now, which marks it used), else one compiled by {@code compile} (given the path to write) and moved
      * in. Empty when the folder cannot be used safely or the state cannot be compiled.
      */
-    static Optional<Path> stateFor(Path folder, Path swipl, Predicate<Path> compile) {
+    static Optional<Path> stateFor(Path cacheFolder, Path swipl, Predicate<Path> compile) {
+        Path folder = cacheFolder.toAbsolutePath().normalize();
         Optional<String> key = key(swipl);
         if (key.isEmpty() || !usableFolder(folder)) {
             return Optional.empty();
@@ -132,7 +133,9 @@ final class SavedStateCache {
     static boolean usableFolder(Path folder) {
         try {
             if (!Files.isDirectory(folder)) {
-                Files.createDirectories(folder.getParent());
+                if (folder.getParent() != null) {
+                    Files.createDirectories(folder.getParent());
+                }
                 try {
                     Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(
                             PosixFilePermissions.fromString("rwx------")));
