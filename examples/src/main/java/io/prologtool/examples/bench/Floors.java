@@ -275,7 +275,8 @@ final class Floors {
         return out.lines().toList();
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything in it. */
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(f);

@@ -167,7 +167,8 @@ final class SessionStores {
         return b.toString();
     }
 
-    private static long cpuNanos() {
+    /** This JVM's CPU time so far, in nanoseconds. */
+    static long cpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }

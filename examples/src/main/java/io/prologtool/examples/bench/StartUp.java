@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,9 +99,9 @@ final class StartUp {
                     java.util.OptionalDouble.of(plainRss[0] / 1e6), java.util.Optional.of(Target.below(150))));
         }
         for (Path p : empties) {
-            deleteTree(p);
+            Floors.deleteTree(p);
         }
-        deleteTree(cache);
+        Floors.deleteTree(cache);
         return rows;
     }
 
@@ -117,12 +116,12 @@ final class StartUp {
         for (int i = 0; i < it.warmup(); i++) {
             start.run();
         }
-        long cpu0 = cpuNanos();
+        long cpu0 = SessionStores.cpuNanos();
         long[] nanos = new long[it.timed()];
         for (int i = 0; i < nanos.length; i++) {
             nanos[i] = start.run();
         }
-        cpu[0] = cpuNanos() - cpu0;
+        cpu[0] = SessionStores.cpuNanos() - cpu0;
         return nanos;
     }
 
@@ -214,18 +213,5 @@ final class StartUp {
             }
         }
         throw new IOException("the server ended before it answered request " + id);
-    }
-
-    private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (var paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }
