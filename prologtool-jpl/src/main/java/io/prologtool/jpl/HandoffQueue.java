@@ -11,12 +11,14 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Unlike a {@link java.util.concurrent.LinkedBlockingQueue}, whose every offer into an empty queue
  * wakes a blocked taker, an offer here wakes a blocked worker only when no worker is polling: a worker
- * that has just finished a call polls for a moment (see {@link #take}) and takes the next call itself.
+ * that has just finished a call may poll for a moment (see {@link #take}) and take the next call itself.
  * Waking a second worker only for it to find the call gone cost about 30 us per call on two cores.
  *
  * <p>The worker woken is the one that parked last: it served the call before, so its thread, its
  * engine and its stacks are the warmest in the CPU caches (with the oldest first, a single caller's
- * calls went round all eight workers).
+ * calls went round all eight workers). A worker announces its next take before it hands its reply over
+ * ({@link #announceTake}), so that a call its caller offers at once is left to it, or wakes it, and not
+ * a worker that parked before it (two workers then took turns, each waking the other).
  *
  * <p>No call is left waiting while workers sleep: a worker leaves the polling count and puts itself
  * on the stack of parked workers before it looks at the queue for the last time, and an offer adds
@@ -90,34 +92,59 @@ final class HandoffQueue<T> {
     }
 
     /**
+     * Announces that the calling thread will call {@link #take(long, boolean)} next with {@code pollNanos}
+     * and {@code announced} true: it counts as polling (when {@code pollNanos} is positive) or as the
+     * worker to wake first (otherwise) from now on. A worker announces before it hands its reply over: the
+     * caller's next item may come before the worker reaches {@code take}, and it must then be left to
+     * this worker (polling) or wake this worker, whose thread, engine and stacks are warm, not another.
+     */
+    void announceTake(long pollNanos) {
+        if (pollNanos > 0) {
+            polling.incrementAndGet();
+        } else {
+            parked.addFirst(Thread.currentThread());
+        }
+    }
+
+    /**
      * The first item, waiting as long as it takes: polling for up to {@code pollNanos} (yielding the
      * core to any runnable thread between looks), then blocked.
      *
      * @throws InterruptedException when the thread is interrupted while blocked
      */
     T take(long pollNanos) throws InterruptedException {
-        T item = poll();
-        if (item != null) {
-            return took(item);
+        announceTake(pollNanos);
+        return take(pollNanos, true);
+    }
+
+    /**
+     * The same, after {@link #announceTake} with the same {@code pollNanos} when {@code announced}.
+     *
+     * @throws InterruptedException when the thread is interrupted while blocked
+     */
+    T take(long pollNanos, boolean announced) throws InterruptedException {
+        if (!announced) {
+            announceTake(pollNanos);
         }
+        Thread me = Thread.currentThread();
+        T item;
         if (pollNanos > 0) {
-            polling.incrementAndGet();
             try {
                 long until = System.nanoTime() + pollNanos;
-                while (System.nanoTime() - until < 0) {
-                    Thread.yield();
+                do {
                     item = poll();
                     if (item != null) {
                         return took(item);
                     }
-                }
+                    Thread.yield();
+                } while (System.nanoTime() - until < 0);
             } finally {
                 polling.decrementAndGet();
             }
-        }
-        Thread me = Thread.currentThread();
-        while (true) {
             parked.addFirst(me);
+        }
+        // on the stack of parked workers from here on, until woken (an offer takes it off) or it finds an item
+        while (true) {
             item = poll();
             if (item != null) {
                 parked.removeFirstOccurrence(me);
@@ -129,6 +156,7 @@ final class HandoffQueue<T> {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
+            parked.addFirst(me);
         }
     }
 }

@@ -31,7 +31,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
 /**
  * The one embedded SWI-Prolog of this JVM, with the harness loaded, and the threads that may talk to
@@ -119,6 +118,10 @@ final class JplRuntime {
     private final AtomicBoolean sweeping = new AtomicBoolean();
     /** Numbers the worker threads, replacements included. */
     private final AtomicInteger workerNames = new AtomicInteger();
+    /** When a worker last handed a reply over ({@link System#nanoTime()}). */
+    private volatile long repliedAt = System.nanoTime() - Duration.ofDays(1).toNanos();
+    /** How long after the last reply the last request came, in nanoseconds: whether workers poll ({@link #pollFor}). */
+    private volatile long gap = Long.MAX_VALUE;
     /** Workers that were abandoned and whose request still runs. */
     private final AtomicInteger abandoned = new AtomicInteger();
 
@@ -139,22 +142,19 @@ final class JplRuntime {
     private static final Duration SWEEP = Duration.ofMillis(20);
 
     /**
-     * How long a thread polls before it blocks: a worker waiting for the next request, a caller waiting
-     * for a worker to take its call (for the reply, see {@link #REPLY_POLL_NANOS}). Waking a parked
-     * thread costs 30-60 us on two cores, about as much as a whole trivial request, so a thread that will
-     * be needed again within this bound keeps polling instead. It polls with {@link Thread#yield()}, so
-     * any other runnable thread (a worker, another process) gets the core first, and only while a core
-     * is free (a worker: fewer calls in flight than cores; a caller: no more than cores).
+     * How long a worker that has just replied polls for its next request before it blocks, when polling
+     * paid the last time (see {@link #nextCall}). Waking a parked thread costs about 33 us and 24 us of CPU
+     * on two cores (a park/unpark ping-pong between two threads takes 67 us and 48 us of CPU), about a
+     * fifth of a whole trivial request; a worker whose next request comes within this bound saves that
+     * by polling. It polls with {@link Thread#yield()}, so any other runnable thread (a caller, another
+     * process) gets the core first, and only while a core is free (fewer calls in flight than cores).
+     *
+     * <p>A caller never polls: it would burn a core for as long as its request runs (the worker works
+     * on the other), twice the CPU of the request; it blocks at once and is woken with the reply.
      */
     static final long POLL_NANOS = 150_000;
-    /**
-     * How long a caller polls for its reply before it blocks: longer than {@link #POLL_NANOS}, because
-     * a request often takes longer than a wake-up is worth and the caller's core is idle meanwhile
-     * (only while no more calls are in flight than there are cores). A PARARULE-Plus consult takes
-     * 1.5-2 ms, and polling that long instead of blocking after 150 us (and being woken for the reply)
-     * answered 11-19% more of its questions a second with one thread, 6-8% more with two.
-     */
-    static final long REPLY_POLL_NANOS = 3_000_000;
+    /** How often a caller waiting for its call to start looks whether it did (see {@link Call#awaitStart}). */
+    static final Duration START_LOOK = Duration.ofMillis(20);
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     /**
@@ -351,10 +351,15 @@ final class JplRuntime {
             return;
         }
         ready.countDown();
+        long poll = 0;
+        boolean announced = false;
         try {
             while (true) {
-                Call c = nextCall();
+                Call c = queue.take(poll, announced);
+                announced = true; // from the next round on, by pollFor
                 if (!c.begin()) {
+                    poll = 0;
+                    announced = false;
                     continue; // its caller gave up waiting for a worker
                 }
                 running.incrementAndGet();
@@ -383,6 +388,9 @@ final class JplRuntime {
                     abandoned.decrementAndGet();
                     return; // abandoned: its caller has its answer and another worker took this one's place
                 }
+                // decided (and announced) before the reply is handed over: see HandoffQueue.announceTake
+                poll = pollFor();
+                repliedAt = System.nanoTime();
                 if (failure == null) {
                     c.complete(reply);
                 } else {
@@ -396,9 +404,18 @@ final class JplRuntime {
         }
     }
 
-    /** The next request: polls for a moment first when a core is free, then parks. */
-    private Call nextCall() throws InterruptedException {
-        return queue.take(inFlight.get() < CORES ? POLL_NANOS : 0);
+    /**
+     * How long a worker that has just finished a call polls for its next request, announced to the queue
+     * (see {@link HandoffQueue#announceTake}): only when polling pays, that is a core is free
+     * and the last request came within {@link #POLL_NANOS} after the reply before it (calls back to back,
+     * a batch: see {@link #gap}). When requests come further apart (an agent that thinks between calls, a
+     * server's sparse requests), polling would only burn the bound after every reply, so the worker parks
+     * at once; the gap is measured on every request, and workers poll again once requests come close.
+     */
+    private long pollFor() {
+        long poll = gap >= POLL_NANOS || inFlight.get() >= CORES ? 0 : POLL_NANOS;
+        queue.announceTake(poll);
+        return poll;
     }
 
     private void oneShot(String goal) {
@@ -562,6 +579,7 @@ final class JplRuntime {
     }
 
     private Call submit(Call c) {
+        gap = System.nanoTime() - repliedAt;
         inFlight.incrementAndGet();
         if (!queue.offer(c)) {
             inFlight.decrementAndGet();
@@ -590,6 +608,7 @@ final class JplRuntime {
         private State state = State.QUEUED;                  // guarded by lock
         private final List<Runnable> afterwards = new ArrayList<>(); // guarded by lock
         private final CountDownLatch started = new CountDownLatch(1);
+        private volatile long startedAt;
         private final CompletableFuture<String> reply = new CompletableFuture<>();
         /** When the control thread should interrupt it next (System.nanoTime), and then how often. */
         volatile long interruptAt;
@@ -616,6 +635,7 @@ final class JplRuntime {
                 }
                 state = State.RUNNING;
             }
+            startedAt = System.nanoTime();
             started.countDown();
             return true;
         }
@@ -630,6 +650,7 @@ final class JplRuntime {
             }
             reply.completeExceptionally(new io.prologtool.spi.HarnessCancelledException(
                     "the call was cancelled before it started; nothing of it ran"));
+            startedAt = System.nanoTime(); // its reply is there from now on
             started.countDown();
             return true;
         }
@@ -694,30 +715,41 @@ final class JplRuntime {
         /**
          * Waits until a worker takes this call. False when none did within {@code bound}: the call is
          * then withdrawn (unless a worker took it at that very moment, which counts as started).
+         *
+         * <p>It waits on the reply, not on the start: a worker takes a call within microseconds when one
+         * is free, and a caller woken when its call starts would only block again for the reply (each
+         * wake-up costs about 24 us of CPU, see {@link #POLL_NANOS}). It looks whether the call started
+         * every {@link #START_LOOK}, so that a call that runs longer is soon waited for by
+         * {@link #await} in the caller's own way (which delivers a cancel again while the call runs).
          */
         boolean awaitStart(Duration bound) throws InterruptedException {
-            pollBriefly(() -> started.getCount() == 0, POLL_NANOS);
-            if (started.await(bound.toNanos(), TimeUnit.NANOSECONDS)) {
-                return true;
+            long end = System.nanoTime() + bound.toNanos();
+            while (true) {
+                long left = end - System.nanoTime();
+                try {
+                    reply.get(Math.max(0, Math.min(left, START_LOOK.toNanos())), TimeUnit.NANOSECONDS);
+                    return true;
+                } catch (TimeoutException e) {
+                    if (started.getCount() == 0) {
+                        return true;
+                    }
+                    if (left <= START_LOOK.toNanos()) {
+                        return !end(State.WITHDRAWN, State.QUEUED);
+                    }
+                } catch (ExecutionException e) {
+                    return true; // the failure is the reply's: await reports it
+                }
             }
-            return !end(State.WITHDRAWN, State.QUEUED);
+        }
+
+        /** When a worker took this call ({@link System#nanoTime()}); only once {@link #awaitStart} said it did. */
+        long startedAt() {
+            return startedAt;
         }
 
         /** The reply text, waiting at most {@code bound}. */
         String await(Duration bound) throws InterruptedException, TimeoutException, ExecutionException {
-            pollBriefly(reply::isDone, REPLY_POLL_NANOS);
             return reply.get(bound.toNanos(), TimeUnit.NANOSECONDS);
-        }
-
-        /** Polls {@code done} for up to {@code pollNanos} while no more calls are in flight than there are cores. */
-        private void pollBriefly(BooleanSupplier done, long pollNanos) {
-            if (done.getAsBoolean() || inFlight.get() > CORES) {
-                return;
-            }
-            long until = System.nanoTime() + pollNanos;
-            while (!done.getAsBoolean() && System.nanoTime() < until) {
-                Thread.yield();
-            }
         }
     }
 }

@@ -95,7 +95,10 @@ final class JplTransport implements HarnessTransport {
                 throw new PrologToolException("all " + runtime.workers() + " engines of the embedded SWI-Prolog "
                         + "stayed busy for " + queueTimeout.toMillis() + " ms; the call was withdrawn");
             }
-            return reply(id, cancellable ? awaitCancellable(call, timeout) : call.await(timeout));
+            // the reply's bound counts from the start (the wait for a worker has its own)
+            long replyBy = call.startedAt() + timeout.toNanos();
+            return reply(id, cancellable ? awaitCancellable(call, replyBy)
+                    : call.await(Duration.ofNanos(Math.max(0, replyBy - System.nanoTime()))));
         } catch (TimeoutException e) {
             throw new HarnessTimeoutException("no reply within " + timeout.toMillis() + " ms; the goal is "
                     + "being interrupted and the session goes on");
@@ -124,14 +127,15 @@ final class JplTransport implements HarnessTransport {
      * The reply of a running call that can be cancelled. A cancel is delivered again every
      * {@link #CANCEL_AGAIN} for as long as the call runs after it: the one delivery the harness could
      * miss (a cancel meeting the request as it starts) is then never what decides whether it stops.
+     *
+     * @param end when to give up waiting ({@link System#nanoTime()})
      */
-    private String awaitCancellable(JplRuntime.Call call, Duration timeout)
+    private String awaitCancellable(JplRuntime.Call call, long end)
             throws InterruptedException, TimeoutException, ExecutionException {
-        long end = System.nanoTime() + timeout.toNanos();
         while (true) {
             long left = end - System.nanoTime();
             if (left <= 0) {
-                throw new TimeoutException();
+                return call.await(Duration.ZERO); // a reply that is there is taken; else TimeoutException
             }
             try {
                 return call.await(Duration.ofNanos(Math.min(left, CANCEL_AGAIN.toNanos())));

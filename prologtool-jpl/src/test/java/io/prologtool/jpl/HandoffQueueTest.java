@@ -97,6 +97,39 @@ class HandoffQueueTest {
         assertThat(got).containsExactly("third", "second");
     }
 
+    /**
+     * A worker announces its next take before it hands its reply over; the caller's next item, offered
+     * before that worker reaches take, is left to it, or wakes it, and never another worker that parked
+     * earlier (whose thread and engine are cold). Parked, the announced worker would be woken second.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 150_000})
+    void anItemOfferedBeforeAnAnnouncedTakeIsLeftToTheAnnouncer(long pollNanos) throws Exception {
+        HandoffQueue<String> q = new HandoffQueue<>(10);
+        List<String> parkedGot = Collections.synchronizedList(new ArrayList<>());
+        Thread parked = new Thread(() -> {
+            try {
+                parkedGot.add(q.take(0));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "parked earlier");
+        parked.setDaemon(true);
+        parked.start();
+        awaitParked(parked);
+
+        q.announceTake(pollNanos);  // this thread: a worker about to hand its reply over
+        q.offer("next");            // the caller's next item comes first
+        Thread.sleep(50);
+        assertThat(parked.getState()).as("the worker that parked earlier sleeps on").isEqualTo(Thread.State.WAITING);
+        assertThat(q.take(pollNanos, true)).isEqualTo("next");
+        assertThat(parkedGot).isEmpty();
+
+        q.offer("later");
+        parked.join(5_000);
+        assertThat(parkedGot).containsExactly("later");
+    }
+
     private static void awaitParked(Thread t) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (t.getState() != Thread.State.WAITING) {

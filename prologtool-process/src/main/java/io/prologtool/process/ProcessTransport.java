@@ -38,7 +38,6 @@ import java.util.function.Consumer;
 final class ProcessTransport implements HarnessTransport {
 
     private static final int STDERR_KEEP = 8 * 1024;
-    private static final long POLL_NANOS = 150_000;
 
     private final Process process;
     private final Writer stdin;
@@ -368,7 +367,6 @@ final class ProcessTransport implements HarnessTransport {
     private JsonNode await(Pending p, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            pollBriefly(p.reply());
             return awaitCancellable(p, deadline);
         } catch (InterruptedException e) {
             // an interrupt cancels the call: it stops, and its reply says so; a request sent ahead (an
@@ -442,18 +440,6 @@ final class ProcessTransport implements HarnessTransport {
             } catch (ExecutionException e) {
                 throw new HarnessCrashedException(exitDescription(), e.getCause());
             }
-        }
-    }
-
-    /**
-     * Polls for the reply for up to {@link #POLL_NANOS}, yielding the core to any runnable thread (the
-     * reader, the child) each time, before the caller parks: waking a parked thread costs 30-60 us on
-     * two cores, a third of a whole round trip.
-     */
-    private static void pollBriefly(CompletableFuture<JsonNode> reply) {
-        long until = System.nanoTime() + POLL_NANOS;
-        while (!reply.isDone() && System.nanoTime() < until) {
-            Thread.yield();
         }
     }
 

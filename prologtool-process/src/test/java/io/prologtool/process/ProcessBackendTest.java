@@ -741,6 +741,39 @@ class ProcessBackendTest {
 
     // ---------------------------------------------------------------- helpers
 
+    /**
+     * A child whose session is open but has nothing to do costs no CPU: its watchdog looks at the memory
+     * once a second, not every 10 ms (which took 1.8% of a core per idle child), and it blocks for its
+     * next request instead of polling. Counted in the child's own clock ticks (10 ms each), so nothing else
+     * on the machine counts.
+     */
+    @Test
+    void anIdleChildWithASessionOpenUsesNoCpu() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().build()) {
+            Child c = openWithChild(backend);
+            try (PrologSession s = c.session()) {
+                assertThat(s.consult("p(1).\n").hasErrors()).isFalse();
+                for (int i = 0; i < 20; i++) {
+                    assertThat(s.goal("p(X)").run().outcome()).isEqualTo(Outcome.SUCCESS);
+                }
+                Thread.sleep(500); // past the 100 ms in which the next request usually comes
+                long ticks0 = cpuTicks(c.pid());
+                Thread.sleep(3_000);
+                long ticks = cpuTicks(c.pid()) - ticks0;
+                // 300 looks at 10 ms cadence cost 5 or more ticks here; a look a second costs none
+                assertThat(ticks).as("clock ticks of CPU in 3 s of idling").isLessThanOrEqualTo(1);
+                assertThat(s.goal("p(X)").run().outcome()).isEqualTo(Outcome.SUCCESS);
+            }
+        }
+    }
+
+    /** utime + stime of a process, in clock ticks. */
+    private static long cpuTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
     private record Child(PrologSession session, long pid) {
     }
 

@@ -27,7 +27,9 @@ import java.util.Optional;
  *       fresh {@code swipl} per session;</li>
  *   <li>a round trip (the goal {@code true} on an open session): on JPL against JPL's own bare query,
  *       on the process backend against a bare {@code swipl} read/call loop over a pipe, the floor of any
- *       process behind a pipe; the harness's own work per goal request, measured inside Prolog; the
+ *       process behind a pipe; the CPU time per call (the JVM's and its children's) against the wall time
+ *       of the same calls, for the round trip back to back and paced, and for the session cycle
+ *       ({@link CpuPerCall}); the harness's own work per goal request, measured inside Prolog; the
  *       1,000th answer fetched from an open query against running the goal again ({@link QueryFetch});
  *       a fork of a session against opening one and consulting the same program ({@link SessionFork});
  *       a call that changes a session on a folder and on a PostgreSQL store against no store, and a restore
@@ -39,7 +41,7 @@ import java.util.Optional;
  *       answer to {@code initialize} on each backend against a JVM that answers one line; the MCP server's
  *       RSS after 10,000 calls through its launcher against {@code java -jar} ({@link StartUp});</li>
  *   <li>{@code execute_prolog} on the 30 prolog-reasoner problems against {@code swipl} started per
- *       call, as prolog-reasoner does;</li>
+ *       call, as prolog-reasoner does, and against the floor of the same work in plain {@code swipl};</li>
  *   <li>PARARULE-Plus {@code sample.jsonl} end to end through the Formalizer agent with 1 thread against
  *       the batch floor (the same programs answered by plain {@code swipl} in one process), and 2 threads
  *       against 1, with the accuracy checked;</li>
@@ -52,7 +54,7 @@ import java.util.Optional;
  * report a fast number.
  *
  * <pre>{@code
- * make bench                                   # the full run: about 2.5 minutes on 2 cores
+ * make bench                                   # the full run: about 11 minutes on 2 cores
  * make bench BENCH_ARGS=--quick                # a short run, under a minute
  * make bench BENCH_ARGS="--quick --out /tmp/b" # results elsewhere
  * make bench BENCH_ARGS="--only cycles"        # the session cycles only, with and without isolation
@@ -66,7 +68,7 @@ import java.util.Optional;
  *   <li>{@code --skip-jpl-memory}: leave out the JPL memory rows (they start a second JVM);</li>
  *   <li>{@code --only NAME}: only one measurement, one of {@link #MEASUREMENTS}' names: {@code cycles}
  *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
- *       their floors, the harness's work), {@code observed} (the round trip with the Micrometer binding
+ *       their floors, the harness's work), {@code cpu} (CPU per call), {@code observed} (the round trip with the Micrometer binding
  *       registered against the same without it), {@code fetch}, {@code fork}, {@code store}, {@code cancel}, {@code mcp}, {@code start}, {@code check},
  *       {@code history}, {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
  *       {@code --out} says otherwise;</li>
@@ -98,6 +100,7 @@ public final class Benchmarks {
         Map<String, Measurement> m = new LinkedHashMap<>();
         m.put("cycles", SessionCycles::measure);
         m.put("roundtrip", (plan, swipl, log, pause) -> RoundTrips.measure(plan, swipl, log));
+        m.put("cpu", (plan, swipl, log, pause) -> CpuPerCall.measure(plan, log));
         m.put("observed", (plan, swipl, log, pause) -> ObservedRoundTrips.measure(plan, log));
         m.put("fetch", (plan, swipl, log, pause) -> QueryFetch.measure(plan, log));
         m.put("fork", (plan, swipl, log, pause) -> SessionFork.measure(plan, log));

@@ -249,6 +249,77 @@ final class Floors {
         }
     }
 
+    /**
+     * Milliseconds of wall time per {@code execute_prolog} problem in plain {@code swipl}, one value per
+     * call: in one process, each call makes a fresh module, loads the problem's code into it from a
+     * string (as the harness loads a session's text), reads the query as a term with its variable names,
+     * runs it for up to 100 answers with its output captured, writes each answer as a toplevel line
+     * ({@code X = tea}, or {@code true}; {@code false} when there is none), and then unloads the code,
+     * abolishes the tables and destroys the module. What an {@code execute_prolog} call costs SWI-Prolog
+     * itself, with no bound, isolation check, diagnostics, JSON or transport around it. {@code rounds}
+     * go over every problem, after {@code warmup} untimed ones.
+     *
+     * @param problems each problem's code and query
+     */
+    static Summary executeCalls(Path swipl, List<String[]> problems, int warmup, int rounds)
+            throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("prologtool-bench-execute-");
+        try {
+            Path data = dir.resolve("problems.pl");
+            StringBuilder b = new StringBuilder();
+            for (String[] p : problems) {
+                b.append("problem(").append(BareSwipl.atom(p[0])).append(", ").append(BareSwipl.atom(p[1]))
+                        .append(").\n");
+            }
+            Files.writeString(data, b.toString(), StandardCharsets.UTF_8);
+            Path script = dir.resolve("execute.pl");
+            Files.writeString(script, """
+                    :- consult(DATA_FILE).
+                    floor(Warmup, Rounds) :-
+                        findall(Code-Query, problem(Code, Query), Ps),
+                        forall(between(1, Warmup, _), forall(member(C-Q, Ps), execute(C, Q, _))),
+                        forall(between(1, Rounds, _),
+                               forall(member(C-Q, Ps),
+                                      ( get_time(T0),
+                                        execute(C, Q, Out),
+                                        get_time(T1),
+                                        Out \\== "",
+                                        Millis is (T1 - T0) * 1000,
+                                        format("call ~6f~n", [Millis]) ))).
+                    execute(Code, Query, Out) :-
+                        flag(floor_execute, Id, Id + 1),
+                        format(atom(M), 'floor_x~d', [Id]),
+                        set_module(M:class(temporary)),         % destroyable
+                        with_output_to(string(Out),
+                            ( setup_call_cleanup(
+                                  open_string(Code, S),
+                                  load_files(M:M, [stream(S), silent(true)]),
+                                  close(S)),
+                              term_string(Goal, Query, [module(M), variable_names(Names)]),
+                              findall(Names, limit(100, catch(M:Goal, _, fail)), Answers),
+                              (   Answers == []
+                              ->  writeln(false)
+                              ;   forall(member(A, Answers), answer_line(A))
+                              ) )),
+                        abolish_all_tables,
+                        unload_file(M),
+                        '$destroy_module'(M).
+                    answer_line([]) :- !, writeln(true).
+                    answer_line(Names) :-
+                        forall(member(Name = Value, Names), format("~w = ~q~n", [Name, Value])).
+                    """.replace("DATA_FILE", BareSwipl.atom(data.toString())), StandardCharsets.UTF_8);
+            List<String> lines = runScript(swipl, script, "floor(" + warmup + ", " + rounds + ")");
+            double[] millis = lines.stream().filter(l -> l.startsWith("call "))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(5))).toArray();
+            if (millis.length != rounds * problems.size()) {
+                throw new IllegalStateException("the execute floor printed " + lines);
+            }
+            return Summary.of(millis);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
     /** The values of the {@code batch <micros>} lines a floor script printed, {@code expected} of them. */
     private static Summary batches(List<String> lines, int expected, String floor) {
         double[] micros = lines.stream().filter(l -> l.startsWith("batch "))

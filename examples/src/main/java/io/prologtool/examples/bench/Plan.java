@@ -7,7 +7,8 @@ package io.prologtool.examples.bench;
 record Plan(boolean quick, Iterations cycleJpl, Iterations cyclePool, Iterations cycleChildPerOpen,
             Iterations cycleBaseline, Iterations roundTrip, Iterations executeRounds, Iterations executeBaselineRounds,
             int pararuleQuestions, Iterations pararuleRuns, int jplSessions, int processSessions, boolean jplMemory,
-            int jplCycles, int harnessBatches, int harnessRequests, int batchFloorRuns) {
+            int jplCycles, int harnessBatches, int harnessRequests, int batchFloorRuns, Iterations cpuBatches,
+            int cpuCalls) {
 
     /** Untimed warm-up iterations, then timed ones. */
     record Iterations(int warmup, int timed) {
@@ -24,19 +25,19 @@ record Plan(boolean quick, Iterations cycleJpl, Iterations cyclePool, Iterations
     static Plan fullRun() {
         return new Plan(false, new Iterations(300, 1_000), new Iterations(20, 200), new Iterations(10, 200),
                 new Iterations(5, 100), new Iterations(5_000, 20_000), new Iterations(30, 10), new Iterations(1, 5),
-                Integer.MAX_VALUE, new Iterations(1, 3), 1_000, 20, true, 100_000, 10, 10_000, 3);
+                Integer.MAX_VALUE, new Iterations(1, 3), 1_000, 20, true, 100_000, 10, 10_000, 3, new Iterations(3, 5), 4_000);
     }
 
     static Plan quickRun() {
         return new Plan(true, new Iterations(20, 50), new Iterations(3, 15), new Iterations(2, 10),
                 new Iterations(1, 8), new Iterations(500, 500), new Iterations(2, 1), new Iterations(0, 1),
-                24, new Iterations(1, 1), 200, 4, true, 2_000, 3, 1_000, 1);
+                24, new Iterations(1, 1), 200, 4, true, 2_000, 3, 1_000, 1, new Iterations(1, 3), 400);
     }
 
     /** The same plan without the JPL memory rows (they start a second JVM). */
     Plan withoutJplMemory() {
         return new Plan(quick, cycleJpl, cyclePool, cycleChildPerOpen, cycleBaseline, roundTrip, executeRounds,
                 executeBaselineRounds, pararuleQuestions, pararuleRuns, jplSessions, processSessions, false, jplCycles,
-                harnessBatches, harnessRequests, batchFloorRuns);
+                harnessBatches, harnessRequests, batchFloorRuns, cpuBatches, cpuCalls);
     }
 }

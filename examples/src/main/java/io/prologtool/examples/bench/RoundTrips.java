@@ -58,16 +58,15 @@ final class RoundTrips {
                 Floors.HarnessProbe.WITHOUT_THREE);
         String details = "session.goal(\"true\").run() on a session that holds the 20-clause program; back to back";
         return List.of(
-                Row.of("roundtrip", WHAT, "jpl", jpl, Unit.MICROS, details, JPL_FLOOR, jplFloor)
-                        .withTarget(Target.timesFloorAtMost(5)),
+                Row.of("roundtrip", WHAT, "jpl", jpl, Unit.MICROS, details, JPL_FLOOR, jplFloor),
                 Row.of("roundtrip", WHAT, "process", process, Unit.MICROS, details + "; one child, no pool", PIPE_FLOOR,
-                        pipeFloor).withTarget(Target.marginAtMost(30)),
+                        pipeFloor),
                 new Row("harness_work", "harness work per goal request `true` (Prolog CPU time)", "harness",
                         harness.median(), OptionalDouble.of(harness.p90()), Unit.MICROS,
                         "handle_request/2 on a goal request for true, in a loop inside a swipl that loaded the harness "
                                 + "and consulted the 20-clause program (no transport; every reply checked); "
                                 + "statistics(cputime) per request, one value per batch of " + plan.harnessRequests(),
-                        "", OptionalDouble.empty(), Optional.empty()).withTarget(Target.below(15)),
+                        "", OptionalDouble.empty(), Optional.empty()),
                 new Row("harness_work_without_three", "harness work per goal request `true` without goal expansion, "
                         + "output capture and reply text (a lower bound)", "harness",
                         remainder.median(), OptionalDouble.of(remainder.p90()), Unit.MICROS,

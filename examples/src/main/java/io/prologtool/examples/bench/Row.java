@@ -49,6 +49,11 @@ record Row(String id, String what, String backend, double median, OptionalDouble
                 OptionalDouble.of(base.median()), Optional.empty());
     }
 
+    /** The same row without a target. */
+    Row withoutTarget() {
+        return new Row(id, what, backend, median, p90, unit, details, baseline, baselineMedian, Optional.empty());
+    }
+
     /** The same row with a target. */
     Row withTarget(Target t) {
         return new Row(id, what, backend, median, p90, unit, details, baseline, baselineMedian, Optional.of(t));

@@ -103,7 +103,7 @@ final class SessionCycles {
         return java.util.stream.Stream.concat(List.of(
                 Row.of("cycle", WHAT, "jpl", jpl, Unit.MILLIS,
                         "JplBackend.get(): open, consult the 20-clause edge/path program, run " + GOAL + ", close; back to back",
-                        BASELINE, base).withTarget(Target.below(0.4)),
+                        BASELINE, base),
                 new Row("cycle_floor", "session cycle's work in plain swipl, one process (floor)", "swipl",
                         floorMicros.median() / 1000, OptionalDouble.of(floorMicros.p90() / 1000), Unit.MILLIS,
                         "the 20-clause program loaded from a string into a fresh module (load_files/2, as the harness "

@@ -7,7 +7,7 @@ package io.prologtool.examples.bench;
  */
 record Target(Kind kind, double bound) {
 
-    enum Kind { MEDIAN_BELOW, RATIO_AT_LEAST, MARGIN_AT_MOST }
+    enum Kind { MEDIAN_BELOW, RATIO_AT_LEAST, MARGIN_AT_MOST, CPU_TIMES_WALL_AT_MOST }
 
     static Target below(double bound) {
         return new Target(Kind.MEDIAN_BELOW, bound);
@@ -22,12 +22,20 @@ record Target(Kind kind, double bound) {
         return new Target(Kind.RATIO_AT_LEAST, 1 / times);
     }
 
+    /**
+     * For a row of CPU time per call whose baseline is the wall time of the same calls: CPU at most
+     * {@code times} the wall time (a ratio, wall / CPU, of at least 1/times).
+     */
+    static Target cpuTimesWallAtMost(double times) {
+        return new Target(Kind.CPU_TIMES_WALL_AT_MOST, times);
+    }
+
     /** The median at most {@code margin} (in the row's unit) above the floor's median. */
     static Target marginAtMost(double margin) {
         return new Target(Kind.MARGIN_AT_MOST, margin);
     }
 
-    /** {@code < 50 µs}, {@code >= 20x}, {@code <= 5x floor}, {@code >= 0.4x floor} or {@code <= floor + 30 µs}. */
+    /** {@code < 50 µs}, {@code >= 20x}, {@code <= 5x floor}, {@code >= 0.4x floor}, {@code <= floor + 30 µs} or {@code <= 1.3x wall}. */
     String text(Unit unit) {
         return switch (kind) {
             case MEDIAN_BELOW -> "< " + Numbers.plain(bound) + " " + unit.symbol;
@@ -35,6 +43,7 @@ record Target(Kind kind, double bound) {
                     : unit.higherIsBetter() ? ">= " + Numbers.plain(bound) + "x floor"
                     : "<= " + Numbers.plain(1 / bound) + "x floor";
             case MARGIN_AT_MOST -> "<= floor + " + Numbers.plain(bound) + " " + unit.symbol;
+            case CPU_TIMES_WALL_AT_MOST -> "<= " + Numbers.plain(bound) + "x wall";
         };
     }
 
@@ -45,6 +54,7 @@ record Target(Kind kind, double bound) {
             case RATIO_AT_LEAST -> row.ratio().orElse(0) >= bound * (1 - 1e-9);
             case MARGIN_AT_MOST -> row.baselineMedian().isPresent()
                     && row.median() - row.baselineMedian().getAsDouble() <= bound;
+            case CPU_TIMES_WALL_AT_MOST -> row.ratio().orElse(0) >= 1 / bound * (1 - 1e-9);
         };
     }
 }

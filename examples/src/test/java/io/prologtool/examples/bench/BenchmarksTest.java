@@ -36,7 +36,9 @@ class BenchmarksTest {
     /** Every measurement and backend the suite reports. */
     private static final Set<String> EXPECTED_ROWS = Set.of("cycle/jpl", "cycle_floor/swipl", "cycle_warm_pool/process",
             "cycle_child_per_open/process", "cycle_isolated_warm_pool/process", "cycle_isolated_child_per_open/process",
-            "roundtrip/jpl", "roundtrip/process", "harness_work/harness", "harness_work_without_three/harness",
+            "roundtrip/jpl", "roundtrip/process", "harness_work/harness",
+            "cpu_roundtrip/jpl", "cpu_roundtrip/process", "cpu_roundtrip_paced/jpl", "cpu_roundtrip_paced/process",
+            "cpu_cycle/jpl", "cpu_cycle/process", "cpu_cycle_unsandboxed/process", "harness_work_without_three/harness",
             "observed_roundtrip/jpl", "observed_roundtrip/process", "traced_roundtrip/jpl", "traced_roundtrip/process",
             "cancel_stop/jpl", "cancel_stop/process",
             "query_fetch/jpl", "query_fetch/process",
@@ -46,7 +48,7 @@ class BenchmarksTest {
             "store_postgres_2000/process", "store_restore/process",
             "history_consult/jpl", "history_consult/process", "history_tests/jpl", "history_tests/process",
             "mcp_roundtrip/process", "start_backend/process", "start_mcp/process", "start_mcp/jpl", "mcp_rss/process", "mcp_rss/jpl", "execute_prolog/jpl",
-            "execute_prolog/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
+            "execute_prolog/process", "execute_prolog_floor/jpl", "execute_prolog_floor/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
             "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
             "pararule_latency/process", "memory_total/jpl", "memory_per_session/jpl", "memory_child_rss/process",
             "memory_child_pss/process", "memory_cycles/jpl");
@@ -117,16 +119,18 @@ class BenchmarksTest {
         // 10% above the RSS measured after the first cycles (10,000; half of them in a quick run), rounded to 0.1 MB
         assertThat(targets.remove("memory_cycles/jpl")).matches("< \\d+(\\.\\d)? MB");
         // issue 16: each row against its floor, measured in the same run
-        assertThat(targets).containsOnly(Map.entry("cycle/jpl", "< 0.4 ms"), Map.entry("cycle_warm_pool/process", "< 2 ms"),
-                Map.entry("roundtrip/jpl", "<= 5x floor"), Map.entry("roundtrip/process", "<= floor + 30 µs"),
-                Map.entry("harness_work/harness", "< 15 µs"),
+        assertThat(targets).containsOnly(Map.entry("cycle_warm_pool/process", "< 2 ms"),
+                // CPU per call against the wall time of the same calls (CpuPerCall)
+                Map.entry("cpu_roundtrip/jpl", "<= 1.3x wall"), Map.entry("cpu_roundtrip/process", "<= 1.3x wall"),
+                Map.entry("cpu_roundtrip_paced/jpl", "<= 1.3x wall"), Map.entry("cpu_roundtrip_paced/process", "<= 1.3x wall"),
+                Map.entry("cpu_cycle/jpl", "<= 1.3x wall"), Map.entry("cpu_cycle/process", "<= 1.3x wall"),
                 // the Micrometer binding against the same round trip without it (ObservedRoundTrips)
                 Map.entry("observed_roundtrip/jpl", "<= 1.05x floor"), Map.entry("observed_roundtrip/process", "<= 1.05x floor"),
                 Map.entry("consult_check/jpl", "<= 1.2x floor"), Map.entry("consult_check/process", "<= 1.2x floor"),
                 // a session's history must not slow its next request (SessionHistory)
                 Map.entry("history_consult/jpl", "<= 1.2x floor"), Map.entry("history_consult/process", "<= 1.2x floor"),
                 Map.entry("history_tests/jpl", "<= 1.2x floor"), Map.entry("history_tests/process", "<= 1.2x floor"),
-                Map.entry("execute_prolog/jpl", ">= 50x"), Map.entry("execute_prolog/process", ">= 50x"),
+                Map.entry("execute_prolog_floor/jpl", "<= 3x floor"), Map.entry("execute_prolog_floor/process", "<= 3x floor"),
                 Map.entry("pararule_throughput_1/jpl", ">= 0.6x floor"),
                 Map.entry("pararule_throughput_1/process", ">= 0.4x floor"),
                 Map.entry("pararule_throughput/jpl", ">= 1.7x"),
@@ -164,10 +168,9 @@ class BenchmarksTest {
         assertThat(svg.getDocumentElement().getLocalName()).isEqualTo("svg");
         assertThat(bars(svg, "ours")).hasSize(EXPECTED_ROWS.size());
         assertThat(bars(svg, "baseline")).hasSize(EXPECTED_ROWS.size() - WITHOUT_BASELINE.size());
-        // the targets on a median: the two cycles, the harness's work, the backend's start, the MCP server's
-        // RSS on each backend and memory_cycles (memory_total's is for 1,000 sessions, which a quick run does
-        // not open)
-        assertThat(withClass(svg, "line", "target")).hasSize(7);
+        // the targets on a median: the warm-pool cycle, the backend's start, the MCP server's RSS on each
+        // backend and memory_cycles (memory_total's is for 1,000 sessions, which a quick run does not open)
+        assertThat(withClass(svg, "line", "target")).hasSize(5);
         assertThat(svg.getDocumentElement().getTextContent()).contains(results.machine().line());
     }
 
@@ -222,10 +225,10 @@ class BenchmarksTest {
         assertThatThrownBy(() -> Benchmarks.Options.parse("--out")).hasMessageContaining("--out needs");
         assertThat(Benchmarks.Options.parse("--only cycles").only()).contains("cycles");
         assertThat(Benchmarks.Options.parse("--only", "roundtrip").only()).contains("roundtrip");
-        assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "observed", "fetch", "fork",
+        assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "cpu", "observed", "fetch", "fork",
                 "store", "cancel", "mcp", "start", "check", "history", "execute", "pararule", "memory");
         assertThatThrownBy(() -> Benchmarks.Options.parse("--only", "everything"))
-                .hasMessageContaining("cycles, roundtrip, observed, fetch");
+                .hasMessageContaining("cycles, roundtrip, cpu, observed, fetch");
     }
 
     @Test
