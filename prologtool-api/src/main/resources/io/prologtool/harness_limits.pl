@@ -127,15 +127,14 @@ limit_time(Seconds, Goal) :-
     two flag updates, no assert, no retract, no lock held across them.
 
     The watchdog sleeps until the earliest deadline in the slots (or 10
-    ms while a limit runs and the memory is watched, 2 ms while a child
-    serves a request, a second otherwise) and signals each thread whose
-    slot has passed, once
-    per deadline; the thread checks its own slot again and, if the limit
-    still runs there, throws time_limit_exceeded (through an alarm due at
-    once: see watch_expired/0). A deadline earlier than the moment the
-    watchdog wakes anyway (a limit under a second, about) wakes it with a
-    message. Like an alarm it is a signal, so the inference backstop
-    stays for code where no signal reaches.
+    ms while session code runs and the memory is watched, 2 ms while a
+    child serves a request, a second otherwise: memory_watched/0) and
+    signals each thread whose slot has passed, once per deadline; the
+    thread checks its own slot again and, if the limit still runs there,
+    throws time_limit_exceeded (through an alarm due at once: see
+    watch_expired/0). A deadline earlier than the moment the watchdog
+    wakes anyway wakes it with a message. Like an alarm it is a signal,
+    so the inference backstop stays for code where no signal reaches.
 
     No deadline is missed between the two threads: the watchdog sets
     '$pt_watchdog_wakes' to its latest wake before it reads the slots,

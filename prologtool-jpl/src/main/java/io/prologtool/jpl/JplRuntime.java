@@ -143,7 +143,7 @@ final class JplRuntime {
 
     /**
      * How long a worker that has just replied polls for its next request before it blocks, when polling
-     * paid the last time (see {@link #nextCall}). Waking a parked thread costs about 33 us and 24 us of CPU
+     * paid the last time (see {@link #pollFor}). Waking a parked thread costs about 33 us and 24 us of CPU
      * on two cores (a park/unpark ping-pong between two threads takes 67 us and 48 us of CPU), about a
      * fifth of a whole trivial request; a worker whose next request comes within this bound saves that
      * by polling. It polls with {@link Thread#yield()}, so any other runnable thread (a caller, another
