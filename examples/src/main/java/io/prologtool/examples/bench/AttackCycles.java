@@ -132,7 +132,9 @@ public final class AttackCycles {
         System.out.print(md);
         Path file = out.isAbsolute() ? out : Path.of(System.getProperty("user.dir")).resolve(out);
         Files.createDirectories(file.getParent());
-        Files.writeString(file, "Measured with `make attack-cycles ATTACK_ARGS=\"--cycles " + cycles + "\"`, "
+        String given = "--cycles " + cycles + (backends.equals("both") ? "" : " --backend " + backends)
+                + (only == null ? "" : " --class " + only);
+        Files.writeString(file, "Measured with `make attack-cycles ATTACK_ARGS=\"" + given + "\"`, "
                 + "samples after the first tenth of the cycles and after the last.\n\n" + md, StandardCharsets.UTF_8);
         System.exit(allFlat ? 0 : 1);
     }
