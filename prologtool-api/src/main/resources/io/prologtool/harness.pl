@@ -886,9 +886,7 @@ release_closed_modules :-
 
 take_apart_session(M) :-
     forget_session_units(M),            % harness_plunit.pl
-    % a text that loaded no clause (only syntax errors) left no source to
-    % unload: unload_file/1 then raises (prologtool:// is no IRI scheme)
-    forall(consult_source(M, Id), unload_source(Id)),
+    forall(consult_source(M, Id), forget_source(M, Id)),
     % no abolish/1 per predicate: destroying the module (below) frees its
     % predicates and their clauses; abolishing them first cost about 40 of
     % a PARARULE-Plus close's 130 us, and 9,000 sessions in one swipl grew
@@ -915,14 +913,44 @@ consult_source(M, Id) :-
 %   it must forget the module it was loaded into, and the goals it ran
 %   with initialization(Goal, now) or registered for restore_state:
 %   SWI-Prolog keeps those (system:'$init_goal'/3, for saved states) until
-%   the source itself is destroyed, which unload_file/1 does not do. Each
-%   tabled predicate is one (:- table runs '$wrap_tabled' now), and each
-%   names the session's module: kept, they cost about 15 KB a session and
-%   made every later load slower.
-unload_source(Id) :-
-    catch(unload_file(Id), _, true),
+%   the source itself is destroyed. Each tabled predicate is one (:- table
+%   runs '$wrap_tabled' now), and each names the session's module: kept,
+%   they cost about 15 KB a session and made every later load slower.
+%
+%   forget_source(+M, +Id): what the harness forgets of source Id of the
+%   closed session M. A source that defined predicates of M only is not
+%   unloaded: destroying M (forget_session_module/1) frees them and takes
+%   them off the source's list. SWI-Prolog 9.0.4's '$unload_file'/1 ends
+%   with a clause garbage collection over every predicate that has erased
+%   clauses, whose cost grows with the sessions open: closing the newest
+%   of 16,000 sessions took 2 ms, and a backend closing 50,000 took
+%   minutes; without it a close takes 0.3 ms whatever the number. A
+%   source that declared a module (a test unit's: the source names its
+%   modules, and only unloading forgets them) or added clauses to a
+%   predicate of another module (a multifile hook) is unloaded, before M
+%   is destroyed, as a source of a session that goes on is.
+forget_source(M, Id) :-
+    (   (   '$current_module'(_, Id)
+        ;   '$source_file_predicates'(Id, Preds),
+            member(Q:Head, Preds),
+            Q \== M,
+            Q:Head \= system:'$init_goal'(_, _, _)  % forgotten below
+        )
+    ->  unload_source(Id)
+    ;   forget_source(Id)
+    ).
+
+forget_source(Id) :-
     retractall(system:'$init_goal'(_, _, Id:_)),
     retractall(system:'$load_context_module'(Id, _, _)).
+
+%   unload_source(+Id): a source of a session that goes on (a test text
+%   run again) is unloaded, then forgotten. '$unload_file'/1 takes a name
+%   it does not know (a text that loaded nothing) as done; unload_file/1
+%   would first look the name up among every source file, one by one.
+unload_source(Id) :-
+    catch('$unload_file'(Id), _, true),
+    forget_source(Id).
 
 %   must_be_time_limit(+Seconds): a request's time limit, more than 0.
 must_be_time_limit(Seconds) :-
@@ -1832,43 +1860,93 @@ read_one(M, Text, Term, VarNames) :-
 %   answer), as the callers need.
 
 with_captured_output(Goal, Max, Output, Cut) :-
-    nb_setval('$pt_out_max', Max),
-    nb_setval('$pt_out', out(0, [], false)),
     stream_property(OldOut, alias(user_output)),
     stream_property(OldErr, alias(user_error)),
     current_output(OldCur),
     setup_call_cleanup(
-        ( open_prolog_stream(prologtool_harness, write, Cap, []),
-          set_stream(Cap, alias(user_output)),
-          set_stream(Cap, alias(user_error)),
-          set_output(Cap)
+        capture_open(Max, Capture),
+        ( setup_call_cleanup(
+              ( open_prolog_stream(prologtool_harness, write, Cap, []),
+                set_stream(Cap, alias(user_output)),
+                set_stream(Cap, alias(user_error)),
+                set_output(Cap)
+              ),
+              once(Goal),
+              ( set_stream(OldOut, alias(user_output)),
+                set_stream(OldErr, alias(user_error)),
+                set_output(OldCur),
+                % closed last: closing a stream that still holds a standard
+                % alias leaks about 300 bytes per call in SWI-Prolog 9.0.4;
+                % its last buffer is kept as it closes
+                catch(close(Cap), _, true)
+              )),
+          capture_close(Capture, Output, Cut)
         ),
-        once(Goal),
-        ( set_stream(OldOut, alias(user_output)),
-          set_stream(OldErr, alias(user_error)),
-          set_output(OldCur),
-          % closed last: closing a stream that still holds a standard
-          % alias leaks about 300 bytes per call in SWI-Prolog 9.0.4
-          catch(close(Cap), _, true)
-        )),
-    nb_getval('$pt_out', out(_, Parts, Cut0)),
-    reverse(Parts, Chunks),
-    atomics_to_string(Chunks, Output),
-    Cut = Cut0.
+        capture_drop(Capture)).
 
-% Called by the capture stream (library(prolog_stream)).
+%   capture_open(+Max, -Capture): from now on, what the capture stream is
+%   given is kept, up to Max characters, in a new memory file (of wide
+%   characters, so that any code, a lone surrogate included, comes back
+%   as it was written). Appending to it costs what is appended; a list of
+%   the parts in a global variable was copied whole on every write, which
+%   made 10 MB of output take seconds. Capture names the memory file and
+%   the capture this one nests in (or none), which capture_close/3 and
+%   capture_drop/1 put back.
+capture_open(Max, capture(MF, saved(Kept0, Out0, Max0))) :-
+    (   nb_current('$pt_out_kept', Kept0) -> true ; Kept0 = [] ),
+    (   nb_current('$pt_out', Out0) -> true ; Out0 = out(0, false) ),
+    (   nb_current('$pt_out_max', Max0) -> true ; Max0 = 0 ),
+    new_memory_file(MF),
+    open_memory_file(MF, write, Kept, [encoding(wchar_t)]),
+    nb_setval('$pt_out_kept', kept(MF, Kept)),
+    nb_setval('$pt_out', out(0, false)),
+    nb_setval('$pt_out_max', Max).
+
+%   capture_close(+Capture, -Output, -Cut): what was kept since
+%   capture_open/2, and whether some was cut; the memory file is freed.
+capture_close(capture(MF, Saved), Output, Cut) :-
+    nb_getval('$pt_out_kept', kept(MF, Kept)),
+    nb_getval('$pt_out', out(_, Cut)),
+    capture_restore(Saved),
+    call_cleanup(( close(Kept),
+                   memory_file_to_string(MF, Output)
+                 ),
+                 free_memory_file(MF)).
+
+%   capture_drop(+Capture): the capture of capture_open/2 ends without
+%   output (Goal failed or raised); nothing once capture_close/3 ran.
+capture_drop(capture(MF, Saved)) :-
+    (   nb_current('$pt_out_kept', kept(MF0, Kept)),
+        MF0 == MF
+    ->  capture_restore(Saved),
+        catch(close(Kept), _, true),
+        free_memory_file(MF)
+    ;   true
+    ).
+
+capture_restore(saved(Kept, Out, Max)) :-
+    nb_setval('$pt_out_kept', Kept),
+    nb_setval('$pt_out', Out),
+    nb_setval('$pt_out_max', Max).
+
+% Called by the capture stream (library(prolog_stream)); with no capture
+% open, what it is given is dropped.
 stream_write(_Stream, String) :-
-    nb_getval('$pt_out', out(N, Parts, Cut)),
+    nb_getval('$pt_out', out(N, Cut)),
     nb_getval('$pt_out_max', Max),
     string_length(String, Len),
     Room is Max - N,
     (   Room =< 0
-    ->  (   Cut == true -> true ; nb_setval('$pt_out', out(N, Parts, true)) )
-    ;   Len =< Room
-    ->  N1 is N + Len,
-        nb_setval('$pt_out', out(N1, [String|Parts], Cut))
-    ;   sub_string(String, 0, Room, _, Part),
-        nb_setval('$pt_out', out(Max, [Part|Parts], true))
+    ->  (   Cut == true -> true ; nb_setval('$pt_out', out(N, true)) )
+    ;   nb_getval('$pt_out_kept', kept(_, Kept)),
+        (   Len =< Room
+        ->  N1 is N + Len,
+            write(Kept, String),
+            nb_setval('$pt_out', out(N1, Cut))
+        ;   sub_string(String, 0, Room, _, Part),
+            write(Kept, Part),
+            nb_setval('$pt_out', out(Max, true))
+        )
     ).
 
 stream_close(_Stream).

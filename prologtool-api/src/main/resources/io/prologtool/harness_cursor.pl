@@ -209,8 +209,9 @@ look_ahead_stopped(M, Bindings, In, Outcome, Error) :-
 %   Output goes to the capture stream of harness.pl for the thread's life;
 %   each fetch collects what was written during it.
 capture_this_thread :-
-    nb_setval('$pt_out_max', 0),
-    nb_setval('$pt_out', out(0, [], false)),
+    nb_setval('$pt_out_max', 0),                % dropped between fetches
+    nb_setval('$pt_out', out(0, false)),
+    nb_setval('$pt_out_kept', []),
     stream_property(OldOut, alias(user_output)),
     stream_property(OldErr, alias(user_error)),
     open_prolog_stream(prologtool_harness, write, Cap, []),
@@ -229,8 +230,8 @@ release_this_thread :-
     catch(close(Cap), _, true).
 
 fetch_start(N, TimeLimit, MaxOut) :-
-    nb_setval('$pt_out_max', MaxOut),
-    nb_setval('$pt_out', out(0, [], false)),
+    capture_open(MaxOut, Capture),              % harness.pl
+    nb_setval('$pt_fetch_capture', Capture),
     get_time(Now),
     Deadline is Now + TimeLimit,
     nb_setval('$pt_deadline', Deadline),
@@ -298,10 +299,8 @@ fetch_end(M, Bindings, Outcome0, Error, More) :-
     unwatch_deadline(Saved),
     nb_getval('$pt_cursor_capture', capture(Cap, _, _)),
     catch(flush_output(Cap), _, true),
-    nb_getval('$pt_out', out(_, Parts, OutputCut)),
-    nb_setval('$pt_out', out(0, [], false)),
-    reverse(Parts, Chunks),
-    atomics_to_string(Chunks, Output),
+    nb_getval('$pt_fetch_capture', Capture),    % back to dropping, as between fetches
+    capture_close(Capture, Output, OutputCut),
     nb_getval('$pt_cursor', cursor(_, Out, Answers)),
     queued_answers(Answers, List),
     (   Outcome0 == success, Count =:= 0

@@ -192,7 +192,7 @@ foreign_library(File) :-
 %   A goal that session code ran with initialization(Goal, now) (each
 %   :- table does) or registered for restore_state: SWI-Prolog keeps it
 %   for saved states until the harness forgets it with the source
-%   (unload_source/1).
+%   (forget_source/1).
 session_init_goal :-
     clause(system:'$init_goal'(_, _, Source:_), true),
     atom(Source),

@@ -402,6 +402,24 @@ public abstract class GoalConformanceTest extends BackendFixture {
     }
 
     @Test
+    void megabytesOfOutputComeBackWholeAndInOrder() {
+        StringBuilder expected = new StringBuilder();
+        for (int i = 1; i <= 300_000; i++) {
+            expected.append(i).append('\n');
+        }
+        expected.append("é€\uD83D\uDE00");             // Latin-1, the BMP above it, and a pair past it
+        try (PrologSession big = backend.open(io.prologtool.SessionOptions.builder()
+                .maxOutputChars(expected.length() + 10).build())) {
+            GoalResult r = big.goal("forall(between(1, 300000, I), format(\"~d~n\", [I])), "
+                    + "atom_codes(A, [0xE9, 0x20AC, 0x1F600]), write(A)").run();
+            assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(r.outputTruncated()).isFalse();
+            assertThat(r.output()).hasSize(expected.length()).isEqualTo(expected.toString());
+        }
+        assertSessionAnswers();
+    }
+
+    @Test
     void haltInAGoalIsAnErrorAndTheSessionLives() {
         session.consult("keep(me).");
         for (String halt : List.of("halt", "halt(0)", "system:halt", "G = halt, call(G)", "atom_concat(ha, lt, H), call(H)")) {

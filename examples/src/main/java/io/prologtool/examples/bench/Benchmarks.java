@@ -46,7 +46,10 @@ import java.util.Optional;
  *       the batch floor (the same programs answered by plain {@code swipl} in one process), and 2 threads
  *       against 1, with the accuracy checked;</li>
  *   <li>memory: a JVM holding 1,000 JPL sessions (in a child JVM, {@link JplMemoryProbe}), and each
- *       process backend child against a bare {@code swipl}.</li>
+ *       process backend child against a bare {@code swipl};</li>
+ *   <li>how cost grows with the work, at three sizes each, drawn as curves ({@link CostGrowth}): a
+ *       consult of 1,000 to 100,000 clauses against plain {@code swipl} loading the same text, 1,000 to
+ *       50,000 open JPL sessions, 10,000 to 1,000,000 answers through a query, 100 kB to 10 MB of output.</li>
  * </ol>
  * Every measurement is warmed up, then timed per iteration with {@link System#nanoTime()}; the table
  * gives median and p90, the baseline's median, their ratio (how many times better than the baseline)
@@ -54,7 +57,7 @@ import java.util.Optional;
  * report a fast number.
  *
  * <pre>{@code
- * make bench                                   # the full run: about 11 minutes on 2 cores
+ * make bench                                   # the full run: about 16 minutes on 2 cores
  * make bench BENCH_ARGS=--quick                # a short run, under a minute
  * make bench BENCH_ARGS="--quick --out /tmp/b" # results elsewhere
  * make bench BENCH_ARGS="--only cycles"        # the session cycles only, with and without isolation
@@ -70,7 +73,7 @@ import java.util.Optional;
  *       (the session cycles, with and without OS isolation), {@code roundtrip} (the round trips and
  *       their floors, the harness's work), {@code cpu} (CPU per call), {@code observed} (the round trip with the Micrometer binding
  *       registered against the same without it), {@code fetch}, {@code fork}, {@code store}, {@code cancel}, {@code mcp}, {@code start}, {@code check},
- *       {@code history}, {@code execute}, {@code pararule}, {@code memory}; results in {@code docs/bench/NAME} unless
+ *       {@code history}, {@code execute}, {@code pararule}, {@code memory}, {@code growth}; results in {@code docs/bench/NAME} unless
  *       {@code --out} says otherwise;</li>
  *   <li>{@code --pool-pause MS}: the untimed pause before each warm-pool cycle (default 30 ms); on a
  *       machine where a child takes longer than that to start, the pool runs dry and the row measures
@@ -113,6 +116,7 @@ public final class Benchmarks {
         m.put("execute", (plan, swipl, log, pause) -> ExecuteProlog.measure(plan, swipl, log));
         m.put("pararule", (plan, swipl, log, pause) -> PararuleThroughput.measure(plan, swipl, log));
         m.put("memory", (plan, swipl, log, pause) -> MemoryFootprint.measure(plan, swipl, log));
+        m.put("growth", (plan, swipl, log, pause) -> CostGrowth.measure(plan, swipl, log));
         return Collections.unmodifiableMap(m);
     }
 

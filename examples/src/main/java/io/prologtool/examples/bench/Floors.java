@@ -331,7 +331,7 @@ final class Floors {
     }
 
     /** Runs {@code goal} in a {@code swipl} that loaded {@code script}; its output lines. */
-    private static List<String> runScript(Path swipl, Path script, String goal) throws IOException, InterruptedException {
+    static List<String> runScript(Path swipl, Path script, String goal) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(swipl.toString(), "-q", "-f", "none", "-l", script.toString(), "-g", goal,
                 "-t", "halt").redirectErrorStream(true).start();
         p.getOutputStream().close();

@@ -21,7 +21,8 @@ import java.util.List;
  * {@code java -Xmx128m -XX:+UseSerialGC -cp CLASSPATH io.prologtool.examples.bench.JplMemoryProbe 1000}.
  *
  * <p>With {@code cycles N} it measures leaks instead: N open/consult/goal/close cycles, and whether the
- * atom, functor and module counts and the resident set stay flat (see {@link #cycles}).
+ * atom, functor and module counts and the resident set stay flat (see {@link #cycles}). With
+ * {@code grow N1 N2 ...} it measures how a JVM holding many sessions grows (see {@link #grow}).
  */
 public final class JplMemoryProbe {
 
@@ -36,6 +37,11 @@ public final class JplMemoryProbe {
     public static void main(String[] args) throws InterruptedException {
         if (args.length > 0 && args[0].equals("cycles")) {
             cycles(args.length > 1 ? Integer.parseInt(args[1]) : 100_000);
+            return;
+        }
+        if (args.length > 0 && args[0].equals("grow")) {
+            grow(java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray(),
+                    Integer.getInteger("prologtool.bench.roundTrips", 2_000));
             return;
         }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000;
@@ -82,6 +88,51 @@ public final class JplMemoryProbe {
             System.out.println("cycles=" + n + " rss_kib first=" + rssFirst + " last=" + rssLast
                     + " atoms=" + first[0] + "," + last[0] + " functors=" + first[1] + "," + last[1]
                     + " modules=" + first[2] + "," + last[2]);
+        }
+    }
+
+    /**
+     * Opens sessions (each consulted with the 20-clause program) until {@code sizes[0]} are open, then
+     * {@code sizes[1]}, and so on (ascending); at each size prints one line
+     * {@code grow sessions=N rss_kib=R before_kib=B roundtrip_us=M p90_us=P}: the resident set with N
+     * open (B: before the first was opened) and the median and p90 of {@code roundTrips} round trips
+     * (the goal {@code true}, after as many untimed) spread over the open sessions, each call on the next
+     * session by a stride that visits all of them.
+     */
+    private static void grow(int[] sizes, int roundTrips) throws InterruptedException {
+        try (JplBackend backend = JplBackend.get()) {
+            SessionCycles.cycle(backend);
+            long before = settledRss();
+            List<PrologSession> sessions = new ArrayList<>();
+            for (int size : sizes) {
+                while (sessions.size() < size) {
+                    PrologSession s = backend.open();
+                    if (s.consult(SessionCycles.PROGRAM).hasErrors()) {
+                        throw new IllegalStateException("the bench program does not load");
+                    }
+                    sessions.add(s);
+                }
+                long rss = settledRss();
+                int stride = 7_919;             // a prime: with size not a multiple of it, every session in turn
+                int next = 0;
+                long[] nanos = new long[roundTrips];
+                for (int i = -roundTrips; i < roundTrips; i++) {
+                    PrologSession s = sessions.get(next);
+                    next = (next + stride) % size;
+                    long t0 = System.nanoTime();
+                    GoalResult r = s.goal("true").run();
+                    long t = System.nanoTime() - t0;
+                    if (r.outcome() != Outcome.SUCCESS) {
+                        throw new IllegalStateException("the goal true gave " + r);
+                    }
+                    if (i >= 0) {
+                        nanos[i] = t;
+                    }
+                }
+                Summary rt = Summary.ofNanos(nanos, Unit.MICROS);
+                System.out.println("grow sessions=" + size + " rss_kib=" + rss + " before_kib=" + before
+                        + " roundtrip_us=" + rt.median() + " p90_us=" + rt.p90());
+            }
         }
     }
 

@@ -78,11 +78,16 @@ final class MemoryFootprint {
 
     /** Runs {@link JplMemoryProbe} in a child JVM with {@code args}; its output. */
     private static String probe(String... args) throws IOException, InterruptedException {
+        return probe(PROBE_JVM_OPTIONS, args);
+    }
+
+    /** Runs {@link JplMemoryProbe} in a child JVM with {@code jvmOptions} and {@code args}; its output. */
+    static String probe(List<String> jvmOptions, String... args) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
-        cmd.addAll(PROBE_JVM_OPTIONS);
+        cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), JplMemoryProbe.class.getName()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile("prologtool-bench-probe-", ".txt");

@@ -12,8 +12,10 @@ import java.util.Locale;
  * The rows as a hand-written SVG bar chart: one panel per dimension (time, throughput, memory), each on
  * a log axis of its own (the times span microseconds to hundreds of milliseconds); per row a blue bar
  * for prologtool and a grey bar for the baseline, each labelled with its value, and a dashed red line
- * where the issue sets a bound on the median. Black on white, so it
- * reads on GitHub in light mode; the machine line sits under the title.
+ * where the issue sets a bound on the median. The rows of a curve ({@link Row#size()}) are drawn after
+ * the bars, one plot per curve on log-log axes: a line per backend through its sizes, and the baseline's
+ * line, dashed, where every point of the curve has one. Black on white, so it reads on GitHub in light
+ * mode; the machine line sits under the title.
  */
 final class ResultsChart {
 
@@ -30,6 +32,10 @@ final class ResultsChart {
     private static final String OURS = "#0969da";
     private static final String BASE = "#8c959f";
     private static final String TARGET = "#cf222e";
+    /** The second backend's line in a curve plot. */
+    private static final String OURS_2 = "#8250df";
+    private static final int PLOT_WIDTH = 520;
+    private static final int PLOT_HEIGHT = 244;
 
     private ResultsChart() {
     }
@@ -54,10 +60,14 @@ final class ResultsChart {
                 "ratio: how many times better than the baseline (below 1: worse); p90 and details in results.csv");
         y += 14;
         for (Unit.Dimension d : Unit.Dimension.values()) {
-            List<Row> panel = rows.stream().filter(r -> r.unit().dimension == d).toList();
+            List<Row> panel = rows.stream().filter(r -> r.unit().dimension == d && r.size().isEmpty()).toList();
             if (!panel.isEmpty()) {
                 y = panel(body, y + 22, d, panel);
             }
+        }
+        List<Row> curves = rows.stream().filter(r -> r.size().isPresent()).toList();
+        if (!curves.isEmpty()) {
+            y = curves(body, y + 22, curves);
         }
         int height = y + 20;
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -118,6 +128,115 @@ final class ResultsChart {
             y += ROW_HEIGHT;
         }
         return bottom;
+    }
+
+    /** The plots of the curves from {@code top}, two to a line; returns where they end. */
+    private static int curves(StringBuilder b, int top, List<Row> rows) {
+        text(b, LABEL_X, top, 14, TEXT, "bold", "How cost grows with the work (log-log; medians; dashed: baseline)");
+        java.util.Map<String, List<Row>> byCurve = new java.util.LinkedHashMap<>();
+        for (Row r : rows) {
+            byCurve.computeIfAbsent(r.curve().orElseThrow(), k -> new ArrayList<>()).add(r);
+        }
+        int i = 0;
+        int y = top + 14;
+        for (java.util.Map.Entry<String, List<Row>> e : byCurve.entrySet()) {
+            int x = LABEL_X + (i % 2) * (PLOT_WIDTH + 20);
+            if (i > 0 && i % 2 == 0) {
+                y += PLOT_HEIGHT + 20;
+            }
+            plot(b, x, y, e.getKey(), e.getValue());
+            i++;
+        }
+        return y + PLOT_HEIGHT;
+    }
+
+    /** One curve's plot at ({@code left}, {@code top}): a line per backend, and the baselines dashed. */
+    private static void plot(StringBuilder b, int left, int top, String curve, List<Row> rows) {
+        Unit unit = rows.get(0).unit();
+        List<String> backends = rows.stream().map(Row::backend).distinct().toList();
+        List<Double> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (Row r : rows) {
+            xs.add((double) r.size().getAsLong());
+            ys.add(unit.toBase(r.median()));
+            r.baselineMedian().ifPresent(v -> ys.add(unit.toBase(v)));
+        }
+        int xlo = (int) Math.floor(Math.log10(xs.stream().mapToDouble(Double::doubleValue).min().orElseThrow()));
+        int xhi = Math.max(xlo + 1, (int) Math.ceil(Math.log10(xs.stream().mapToDouble(Double::doubleValue).max()
+                .orElseThrow())));
+        int ylo = (int) Math.floor(Math.log10(ys.stream().mapToDouble(Double::doubleValue).min().orElseThrow()));
+        int yhi = Math.max(ylo + 1, (int) Math.ceil(Math.log10(ys.stream().mapToDouble(Double::doubleValue).max()
+                .orElseThrow())));
+        int px = left + 60;
+        int pw = PLOT_WIDTH - 80;
+        int py = top + 30;
+        int ph = PLOT_HEIGHT - 84;
+        String title = CostGrowth.CURVE_TITLES.getOrDefault(curve, curve) + " (" + unit.symbol + ")";
+        text(b, left, top + 14, 12, TEXT, "bold", title);
+        for (int e = xlo; e <= xhi; e++) {
+            double x = px + (double) (e - xlo) / (xhi - xlo) * pw;
+            b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+                    + "stroke-width=\"1\"/>%n", x, py, x, py + ph, GRID));
+            textAnchored(b, x, py + ph + 14, 11, MUTED, "middle", size(Math.pow(10, e)));
+        }
+        for (int e = ylo; e <= yhi; e++) {
+            double y = py + ph - (double) (e - ylo) / (yhi - ylo) * ph;
+            b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+                    + "stroke-width=\"1\"/>%n", px, y, px + pw, y, GRID));
+            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" "
+                    + "fill=\"%s\">%s</text>%n", px - 4, y + 4, MUTED, escape(tick(unit.dimension, Math.pow(10, e)))));
+        }
+        int legendX = px;
+        boolean dashed = false;
+        for (int k = 0; k < backends.size(); k++) {
+            String backend = backends.get(k);
+            String color = k == 0 ? OURS : OURS_2;
+            List<Row> line = rows.stream().filter(r -> r.backend().equals(backend)).toList();
+            polyline(b, "curve ours", curve + "/" + backend, line, r -> unit.toBase(r.median()), color, false,
+                    xlo, xhi, ylo, yhi, px, pw, py, ph);
+            if (line.stream().allMatch(r -> r.baselineMedian().isPresent())) {
+                dashed = true;
+                polyline(b, "curve baseline", curve + "/" + backend, line,
+                        r -> unit.toBase(r.baselineMedian().getAsDouble()), BASE, true, xlo, xhi, ylo, yhi, px, pw,
+                        py, ph);
+            }
+            rect(b, "legend", legendX, py + ph + 24, 12, 4, color);
+            text(b, legendX + 16, py + ph + 30, 11, TEXT, "normal", backend);
+            legendX += 90;
+        }
+        if (dashed) {
+            String baseline = rows.get(0).baseline();
+            text(b, px, py + ph + 46, 11, MUTED, "normal", "dashed: " + shortened(baseline, 72));
+        }
+    }
+
+    /** A size on a curve's axis: {@code 100}, {@code 10k}, {@code 1M}. */
+    private static String size(double v) {
+        return v >= 1e6 ? Numbers.plain(v / 1e6) + "M" : v >= 1e3 ? Numbers.plain(v / 1e3) + "k" : Numbers.plain(v);
+    }
+
+    private static void polyline(StringBuilder b, String cls, String name, List<Row> rows,
+                                 java.util.function.ToDoubleFunction<Row> value, String color, boolean dashed,
+                                 int xlo, int xhi, int ylo, int yhi, int px, int pw, int py, int ph) {
+        StringBuilder points = new StringBuilder();
+        StringBuilder dots = new StringBuilder();
+        for (Row r : rows) {
+            double x = px + (Math.log10(r.size().getAsLong()) - xlo) / (xhi - xlo) * pw;
+            double y = py + ph - (Math.log10(value.applyAsDouble(r)) - ylo) / (yhi - ylo) * ph;
+            points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+            dots.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s"
+                    + "</title></circle>%n", x, y, color, escape(r.id() + " / " + r.backend() + ": "
+                    + Numbers.shown(dashed ? r.baselineMedian().getAsDouble() : r.median()) + " " + r.unit().symbol
+                    + (dashed ? " baseline" : ""))));
+        }
+        b.append(String.format(Locale.ROOT, "<polyline class=\"%s\" data-curve=\"%s\" points=\"%s\" fill=\"none\" "
+                + "stroke=\"%s\" stroke-width=\"2\"%s/>%n", cls, escape(name), points.toString().trim(), color,
+                dashed ? " stroke-dasharray=\"5,3\"" : ""));
+        b.append(dots);
+    }
+
+    private static String shortened(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
     }
 
     private static String subtitle(Row r) {

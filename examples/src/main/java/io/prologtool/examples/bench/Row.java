@@ -3,6 +3,7 @@ package io.prologtool.examples.bench;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * One line of the results: a measurement on one backend, next to its baseline.
@@ -19,9 +20,12 @@ import java.util.OptionalDouble;
  * @param baseline       what the baseline is; empty when the row has none
  * @param baselineMedian the baseline's median, in {@code unit}
  * @param target         the issue's goal for this row, if it has one
+ * @param size           for a row of a curve ({@link CostGrowth}): the size of the work it measured (clauses,
+ *                       sessions, answers, bytes), the curve's x; its {@code id} is the curve's name, then
+ *                       {@code _}, then the size
  */
 record Row(String id, String what, String backend, double median, OptionalDouble p90, Unit unit, String details,
-           String baseline, OptionalDouble baselineMedian, Optional<Target> target) {
+           String baseline, OptionalDouble baselineMedian, Optional<Target> target, OptionalLong size) {
 
     Row {
         Objects.requireNonNull(id, "id");
@@ -33,6 +37,7 @@ record Row(String id, String what, String backend, double median, OptionalDouble
         Objects.requireNonNull(baseline, "baseline");
         Objects.requireNonNull(baselineMedian, "baselineMedian");
         Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(size, "size");
         if (!(median > 0) || p90.isPresent() && !(p90.getAsDouble() > 0)
                 || baselineMedian.isPresent() && !(baselineMedian.getAsDouble() > 0)) {
             throw new IllegalArgumentException(id + "/" + backend + ": a measured value is not positive");
@@ -40,6 +45,15 @@ record Row(String id, String what, String backend, double median, OptionalDouble
         if (baselineMedian.isPresent() == baseline.isEmpty()) {
             throw new IllegalArgumentException(id + "/" + backend + ": a baseline needs both a label and a value");
         }
+        if (size.isPresent() && !(size.getAsLong() > 0 && id.endsWith("_" + size.getAsLong()))) {
+            throw new IllegalArgumentException(id + "/" + backend + ": a curve's row is named curve_SIZE");
+        }
+    }
+
+    /** A row that is not on a curve. */
+    Row(String id, String what, String backend, double median, OptionalDouble p90, Unit unit, String details,
+        String baseline, OptionalDouble baselineMedian, Optional<Target> target) {
+        this(id, what, backend, median, p90, unit, details, baseline, baselineMedian, target, OptionalLong.empty());
     }
 
     /** A row with a spread and a baseline. */
@@ -51,12 +65,25 @@ record Row(String id, String what, String backend, double median, OptionalDouble
 
     /** The same row without a target. */
     Row withoutTarget() {
-        return new Row(id, what, backend, median, p90, unit, details, baseline, baselineMedian, Optional.empty());
+        return new Row(id, what, backend, median, p90, unit, details, baseline, baselineMedian, Optional.empty(), size);
     }
 
     /** The same row with a target. */
     Row withTarget(Target t) {
-        return new Row(id, what, backend, median, p90, unit, details, baseline, baselineMedian, Optional.of(t));
+        return new Row(id, what, backend, median, p90, unit, details, baseline, baselineMedian, Optional.of(t), size);
+    }
+
+    /** The same row as the point of curve {@code curve} at {@code size}; its id becomes {@code curve_size}. */
+    Row onCurve(String curve, long size) {
+        return new Row(curve + "_" + size, what, backend, median, p90, unit, details, baseline, baselineMedian, target,
+                OptionalLong.of(size));
+    }
+
+    /** The curve this row is a point of; empty for a row that is not on one. */
+    Optional<String> curve() {
+        return size.isPresent()
+                ? Optional.of(id.substring(0, id.length() - Long.toString(size.getAsLong()).length() - 1))
+                : Optional.empty();
     }
 
     /**

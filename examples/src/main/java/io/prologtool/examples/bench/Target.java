@@ -7,7 +7,7 @@ package io.prologtool.examples.bench;
  */
 record Target(Kind kind, double bound) {
 
-    enum Kind { MEDIAN_BELOW, RATIO_AT_LEAST, MARGIN_AT_MOST, CPU_TIMES_WALL_AT_MOST }
+    enum Kind { MEDIAN_BELOW, RATIO_AT_LEAST, MARGIN_AT_MOST, CPU_TIMES_WALL_AT_MOST, GROWTH_AT_MOST }
 
     static Target below(double bound) {
         return new Target(Kind.MEDIAN_BELOW, bound);
@@ -30,12 +30,20 @@ record Target(Kind kind, double bound) {
         return new Target(Kind.CPU_TIMES_WALL_AT_MOST, times);
     }
 
+    /**
+     * For a row of a curve whose baseline is the same measurement at the curve's smallest size: at most
+     * {@code times} that (a ratio, smallest / ours, of at least 1/times).
+     */
+    static Target growthAtMost(double times) {
+        return new Target(Kind.GROWTH_AT_MOST, times);
+    }
+
     /** The median at most {@code margin} (in the row's unit) above the floor's median. */
     static Target marginAtMost(double margin) {
         return new Target(Kind.MARGIN_AT_MOST, margin);
     }
 
-    /** {@code < 50 µs}, {@code >= 20x}, {@code <= 5x floor}, {@code >= 0.4x floor}, {@code <= floor + 30 µs} or {@code <= 1.3x wall}. */
+    /** {@code < 50 µs}, {@code >= 20x}, {@code <= 5x floor}, {@code >= 0.4x floor}, {@code <= floor + 30 µs}, {@code <= 1.3x wall} or {@code <= 1.2x smallest}. */
     String text(Unit unit) {
         return switch (kind) {
             case MEDIAN_BELOW -> "< " + Numbers.plain(bound) + " " + unit.symbol;
@@ -44,6 +52,7 @@ record Target(Kind kind, double bound) {
                     : "<= " + Numbers.plain(1 / bound) + "x floor";
             case MARGIN_AT_MOST -> "<= floor + " + Numbers.plain(bound) + " " + unit.symbol;
             case CPU_TIMES_WALL_AT_MOST -> "<= " + Numbers.plain(bound) + "x wall";
+            case GROWTH_AT_MOST -> "<= " + Numbers.plain(bound) + "x smallest";
         };
     }
 
@@ -54,7 +63,7 @@ record Target(Kind kind, double bound) {
             case RATIO_AT_LEAST -> row.ratio().orElse(0) >= bound * (1 - 1e-9);
             case MARGIN_AT_MOST -> row.baselineMedian().isPresent()
                     && row.median() - row.baselineMedian().getAsDouble() <= bound;
-            case CPU_TIMES_WALL_AT_MOST -> row.ratio().orElse(0) >= 1 / bound * (1 - 1e-9);
+            case CPU_TIMES_WALL_AT_MOST, GROWTH_AT_MOST -> row.ratio().orElse(0) >= 1 / bound * (1 - 1e-9);
         };
     }
 }

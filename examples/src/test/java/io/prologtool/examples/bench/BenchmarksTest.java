@@ -52,10 +52,41 @@ class BenchmarksTest {
             "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
             "pararule_latency/process", "memory_total/jpl", "memory_per_session/jpl", "memory_child_rss/process",
             "memory_child_pss/process", "memory_cycles/jpl");
+    /** The quick run's sizes of the curves (CostGrowth). */
+    private static final Plan.Growth SIZES = Plan.quickRun().growth();
+    /** The rows of the curves: a row per size, named curve_SIZE. */
+    private static final Set<String> CURVE_ROWS = curveRows();
     /** The rows without a baseline. */
-    private static final Set<String> WITHOUT_BASELINE = Set.of("pararule_latency/jpl", "pararule_latency/process",
-            "memory_per_session/jpl", "harness_work/harness", "harness_work_without_three/harness",
-            "cycle_floor/swipl");
+    private static final Set<String> WITHOUT_BASELINE = withoutBaseline();
+
+    private static Set<String> curveRows() {
+        Set<String> rows = new java.util.HashSet<>();
+        for (String backend : List.of("jpl", "process")) {
+            SIZES.clauses().forEach(n -> rows.add("consult_" + n + "/" + backend));
+            SIZES.answers().forEach(n -> rows.add("answers_" + n + "/" + backend));
+            SIZES.answers().forEach(n -> rows.add("answers_heap_" + n + "/" + backend));
+            SIZES.outputBytes().forEach(n -> rows.add("output_" + n + "/" + backend));
+        }
+        SIZES.sessions().forEach(n -> rows.add("sessions_rss_" + n + "/jpl"));
+        SIZES.sessions().forEach(n -> rows.add("sessions_roundtrip_" + n + "/jpl"));
+        return Set.copyOf(rows);
+    }
+
+    /** Of the curves, only the largest size of a "grows at most" curve has a baseline: its smallest size. */
+    private static Set<String> withoutBaseline() {
+        Set<String> rows = new java.util.HashSet<>(Set.of("pararule_latency/jpl", "pararule_latency/process",
+                "memory_per_session/jpl", "harness_work/harness", "harness_work_without_three/harness",
+                "cycle_floor/swipl"));
+        for (int n : SIZES.answers().subList(0, SIZES.answers().size() - 1)) {
+            rows.add("answers_" + n + "/jpl");
+            rows.add("answers_" + n + "/process");
+        }
+        for (int n : SIZES.sessions().subList(0, SIZES.sessions().size() - 1)) {
+            rows.add("sessions_rss_" + n + "/jpl");
+            rows.add("sessions_roundtrip_" + n + "/jpl");
+        }
+        return Set.copyOf(rows);
+    }
 
     private static final String SVG = "http://www.w3.org/2000/svg";
 
@@ -76,7 +107,7 @@ class BenchmarksTest {
     void csvHasEveryMeasurementOnEveryBackendWithPositiveNumbers() throws Exception {
         List<Map<String, String>> csv = readCsv(dir.resolve("results.csv"));
         assertThat(csv.stream().map(r -> r.get("id") + "/" + r.get("backend")))
-                .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(EXPECTED_ROWS);
+                .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(allRows());
         for (Map<String, String> r : csv) {
             String key = r.get("id") + "/" + r.get("backend");
             assertThat(Double.parseDouble(r.get("median"))).as(key + " median").isPositive();
@@ -137,9 +168,32 @@ class BenchmarksTest {
                 // start-up (StartUp): a backend ready, and the MCP server's initialize against a JVM's floor
                 Map.entry("start_backend/process", "< 300 ms"), Map.entry("start_mcp/process", "<= floor + 500 ms"),
                 Map.entry("start_mcp/jpl", "<= floor + 500 ms"), Map.entry("mcp_rss/process", "< 150 MB"),
-                Map.entry("mcp_rss/jpl", "< 150 MB"));
+                Map.entry("mcp_rss/jpl", "< 150 MB"),
+                // how cost grows (CostGrowth): consult against plain swipl at every size; the time per answer,
+                // the RSS per session and the round trip at the largest size against the smallest
+                Map.entry(curve("consult_", SIZES.clauses(), 0, "jpl"), "<= 1.3x floor"),
+                Map.entry(curve("consult_", SIZES.clauses(), 1, "jpl"), "<= 1.3x floor"),
+                Map.entry(curve("consult_", SIZES.clauses(), 2, "jpl"), "<= 1.3x floor"),
+                Map.entry(curve("consult_", SIZES.clauses(), 0, "process"), "<= 1.3x floor"),
+                Map.entry(curve("consult_", SIZES.clauses(), 1, "process"), "<= 1.3x floor"),
+                Map.entry(curve("consult_", SIZES.clauses(), 2, "process"), "<= 1.3x floor"),
+                Map.entry(curve("answers_", SIZES.answers(), 2, "jpl"), "<= 1.2x smallest"),
+                Map.entry(curve("answers_", SIZES.answers(), 2, "process"), "<= 1.2x smallest"),
+                Map.entry(curve("sessions_rss_", SIZES.sessions(), 2, "jpl"), "<= 1.2x smallest"),
+                Map.entry(curve("sessions_roundtrip_", SIZES.sessions(), 2, "jpl"), "<= 1.2x smallest"));
         assertThat(readCsv(dir.resolve("results.csv"))).filteredOn(r -> !r.get("target").isEmpty())
                 .allSatisfy(r -> assertThat(r.get("target_met")).isIn("met", "missed"));
+    }
+
+    /** {@code prefix} and the {@code i}th of {@code sizes}, on {@code backend}: a curve's row. */
+    private static String curve(String prefix, List<Integer> sizes, int i, String backend) {
+        return prefix + sizes.get(i) + "/" + backend;
+    }
+
+    private static Set<String> allRows() {
+        Set<String> all = new java.util.HashSet<>(EXPECTED_ROWS);
+        all.addAll(CURVE_ROWS);
+        return all;
     }
 
     @Test
@@ -160,14 +214,47 @@ class BenchmarksTest {
         Row alone = new Row("h", "harness", "harness", 12, OptionalDouble.empty(), Unit.MICROS, "d", "",
                 OptionalDouble.empty(), Optional.empty());
         assertThat(Target.marginAtMost(30).metBy(alone)).isFalse();                      // no floor, not met
+        Row largest = new Row("answers", "per answer", "jpl", 12, OptionalDouble.empty(), Unit.MICROS, "d",
+                "the same at 1,000 answers", OptionalDouble.of(10), Optional.empty());
+        assertThat(Target.growthAtMost(1.2).text(Unit.MICROS)).isEqualTo("<= 1.2x smallest");
+        assertThat(Target.growthAtMost(1.2).metBy(largest)).isTrue();                    // 12 <= 1.2 x 10
+        assertThat(Target.growthAtMost(1.1).metBy(largest)).isFalse();
+    }
+
+    @Test
+    void aCurvesRowIsNamedByItsCurveAndSize() {
+        Row r = new Row("x", "consult", "jpl", 2, OptionalDouble.empty(), Unit.MILLIS, "d", "", OptionalDouble.empty(),
+                Optional.empty()).onCurve("consult", 1_000);
+        assertThat(r.id()).isEqualTo("consult_1000");
+        assertThat(r.curve()).contains("consult");
+        assertThat(r.size()).hasValue(1_000);
+        assertThat(r.withTarget(Target.below(5)).size()).hasValue(1_000);
+        assertThatThrownBy(() -> new Row("consult_999", "c", "jpl", 2, OptionalDouble.empty(), Unit.MILLIS, "d", "",
+                OptionalDouble.empty(), Optional.empty(), java.util.OptionalLong.of(1_000)))
+                .hasMessageContaining("curve_SIZE");
+        assertThatThrownBy(() -> new Plan.Growth(List.of(1, 10), List.of(1, 2, 3), List.of(1, 2, 3), List.of(1, 2, 3)))
+                .hasMessageContaining("three or more ascending sizes");
     }
 
     @Test
     void chartIsWellFormedSvgWithABarPerRow() throws Exception {
         Document svg = parse(Files.readAllBytes(dir.resolve("results.svg")));
         assertThat(svg.getDocumentElement().getLocalName()).isEqualTo("svg");
+        // a bar per row that is not on a curve
         assertThat(bars(svg, "ours")).hasSize(EXPECTED_ROWS.size());
-        assertThat(bars(svg, "baseline")).hasSize(EXPECTED_ROWS.size() - WITHOUT_BASELINE.size());
+        assertThat(bars(svg, "baseline")).hasSize(EXPECTED_ROWS.size()
+                - (int) WITHOUT_BASELINE.stream().filter(r -> !CURVE_ROWS.contains(r)).count());
+        // a line per curve and backend, through every size: consult, answers, answers_heap and output on
+        // both backends, sessions_rss and sessions_roundtrip on jpl; a dashed baseline line where every
+        // point has a baseline (consult, answers_heap, output)
+        List<Element> curves = withClass(svg, "polyline", "curve", "ours");
+        assertThat(curves).extracting(e -> e.getAttribute("data-curve")).containsExactlyInAnyOrder("consult/jpl",
+                "consult/process", "answers/jpl", "answers/process", "answers_heap/jpl", "answers_heap/process",
+                "output/jpl", "output/process", "sessions_rss/jpl", "sessions_roundtrip/jpl");
+        assertThat(curves).allSatisfy(e -> assertThat(e.getAttribute("points").split(" ")).hasSize(3));
+        assertThat(withClass(svg, "polyline", "curve", "baseline")).extracting(e -> e.getAttribute("data-curve"))
+                .containsExactlyInAnyOrder("consult/jpl", "consult/process", "answers_heap/jpl",
+                        "answers_heap/process", "output/jpl", "output/process");
         // the targets on a median: the warm-pool cycle, the backend's start, the MCP server's RSS on each
         // backend and memory_cycles (memory_total's is for 1,000 sessions, which a quick run does not open)
         assertThat(withClass(svg, "line", "target")).hasSize(5);
@@ -226,7 +313,7 @@ class BenchmarksTest {
         assertThat(Benchmarks.Options.parse("--only cycles").only()).contains("cycles");
         assertThat(Benchmarks.Options.parse("--only", "roundtrip").only()).contains("roundtrip");
         assertThat(Benchmarks.MEASUREMENTS.keySet()).containsExactly("cycles", "roundtrip", "cpu", "observed", "fetch", "fork",
-                "store", "cancel", "mcp", "start", "check", "history", "execute", "pararule", "memory");
+                "store", "cancel", "mcp", "start", "check", "history", "execute", "pararule", "memory", "growth");
         assertThatThrownBy(() -> Benchmarks.Options.parse("--only", "everything"))
                 .hasMessageContaining("cycles, roundtrip, cpu, observed, fetch");
     }
