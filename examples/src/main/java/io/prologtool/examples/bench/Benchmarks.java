@@ -57,7 +57,7 @@ import java.util.Optional;
  * report a fast number.
  *
  * <pre>{@code
- * make bench                                   # the full run: about 16 minutes on 2 cores
+ * make bench                                   # the full run: about 15 minutes on 2 cores
  * make bench BENCH_ARGS=--quick                # a short run, under a minute
  * make bench BENCH_ARGS="--quick --out /tmp/b" # results elsewhere
  * make bench BENCH_ARGS="--only cycles"        # the session cycles only, with and without isolation

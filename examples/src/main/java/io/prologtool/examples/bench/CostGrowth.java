@@ -61,7 +61,7 @@ final class CostGrowth {
             "answers", "time per answer, N answers through a query",
             "answers_heap", "JVM heap in use, N answers through a query",
             "output", "a goal's output of N bytes");
-    /** The session probe's JVM: the heap the sessions' Java side needs at 50,000 (a 128 MB heap thrashes). */
+    /** The session probe's JVM: a heap with room for the Java side of 50,000 sessions. */
     static final List<String> SESSIONS_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC");
 
     private CostGrowth() {
@@ -183,9 +183,8 @@ final class CostGrowth {
                 if (n == smallest) {
                     perAnswerAtSmallest = perAnswer.median();
                 } else if (n == sizes.get(sizes.size() - 1)) {
-                    time = new Row(time.id(), time.what(), time.backend(), time.median(), time.p90(), time.unit(),
-                            time.details(), String.format(Locale.ROOT, "the same at %,d answers", smallest),
-                            OptionalDouble.of(perAnswerAtSmallest), Optional.of(Target.growthAtMost(1.2)));
+                    time = time.withBaseline(String.format(Locale.ROOT, "the same at %,d answers", smallest),
+                            perAnswerAtSmallest).withTarget(Target.growthAtMost(1.2));
                 }
                 rows.add(time.onCurve("answers", n));
 
@@ -339,8 +338,7 @@ final class CostGrowth {
     }
 
     private static double[] values(List<String> lines, String prefix) {
-        double[] v = lines.stream().filter(l -> l.startsWith(prefix))
-                .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()))).toArray();
+        double[] v = Floors.values(lines, prefix);
         if (v.length == 0) {
             throw new IllegalStateException("the growth floor printed nothing for " + prefix.trim() + ": " + lines);
         }
@@ -380,10 +378,8 @@ final class CostGrowth {
                 rtAtSmallest = rt;
             } else if (n == sizes.get(sizes.size() - 1)) {
                 String base = "the same with " + String.format(Locale.ROOT, "%,d", sizes.get(0)) + " open";
-                rss = new Row(rss.id(), rss.what(), rss.backend(), rss.median(), rss.p90(), rss.unit(), rss.details(),
-                        base, OptionalDouble.of(rssAtSmallest), Optional.of(Target.growthAtMost(1.2)));
-                trip = new Row(trip.id(), trip.what(), trip.backend(), trip.median(), trip.p90(), trip.unit(),
-                        trip.details(), base, OptionalDouble.of(rtAtSmallest), Optional.of(Target.growthAtMost(1.2)));
+                rss = rss.withBaseline(base, rssAtSmallest).withTarget(Target.growthAtMost(1.2));
+                trip = trip.withBaseline(base, rtAtSmallest).withTarget(Target.growthAtMost(1.2));
             }
             rows.add(rss.onCurve("sessions_rss", n));
             rows.add(trip.onCurve("sessions_roundtrip", n));

@@ -309,8 +309,7 @@ final class Floors {
                         forall(member(Name = Value, Names), format("~w = ~q~n", [Name, Value])).
                     """.replace("DATA_FILE", BareSwipl.atom(data.toString())), StandardCharsets.UTF_8);
             List<String> lines = runScript(swipl, script, "floor(" + warmup + ", " + rounds + ")");
-            double[] millis = lines.stream().filter(l -> l.startsWith("call "))
-                    .mapToDouble(l -> Double.parseDouble(l.substring(5))).toArray();
+            double[] millis = values(lines, "call ");
             if (millis.length != rounds * problems.size()) {
                 throw new IllegalStateException("the execute floor printed " + lines);
             }
@@ -322,12 +321,17 @@ final class Floors {
 
     /** The values of the {@code batch <micros>} lines a floor script printed, {@code expected} of them. */
     private static Summary batches(List<String> lines, int expected, String floor) {
-        double[] micros = lines.stream().filter(l -> l.startsWith("batch "))
-                .mapToDouble(l -> Double.parseDouble(l.substring(6))).toArray();
+        double[] micros = values(lines, "batch ");
         if (micros.length != expected) {
             throw new IllegalStateException(floor + " printed " + lines);
         }
         return Summary.of(micros);
+    }
+
+    /** The numbers of the lines that start with {@code prefix} ({@code "batch "}), in order. */
+    static double[] values(List<String> lines, String prefix) {
+        return lines.stream().filter(l -> l.startsWith(prefix))
+                .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()))).toArray();
     }
 
     /** Runs {@code goal} in a {@code swipl} that loaded {@code script}; its output lines. */

@@ -7,6 +7,7 @@ import io.prologtool.Term;
 import io.prologtool.jpl.JplBackend;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -40,8 +41,7 @@ public final class JplMemoryProbe {
             return;
         }
         if (args.length > 0 && args[0].equals("grow")) {
-            grow(java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray(),
-                    Integer.getInteger("prologtool.bench.roundTrips", 2_000));
+            grow(Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray(), 2_000);
             return;
         }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000;

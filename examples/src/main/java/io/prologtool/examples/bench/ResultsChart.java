@@ -5,8 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The rows as a hand-written SVG bar chart: one panel per dimension (time, throughput, memory), each on
@@ -133,13 +136,13 @@ final class ResultsChart {
     /** The plots of the curves from {@code top}, two to a line; returns where they end. */
     private static int curves(StringBuilder b, int top, List<Row> rows) {
         text(b, LABEL_X, top, 14, TEXT, "bold", "How cost grows with the work (log-log; medians; dashed: baseline)");
-        java.util.Map<String, List<Row>> byCurve = new java.util.LinkedHashMap<>();
+        Map<String, List<Row>> byCurve = new LinkedHashMap<>();
         for (Row r : rows) {
             byCurve.computeIfAbsent(r.curve().orElseThrow(), k -> new ArrayList<>()).add(r);
         }
         int i = 0;
         int y = top + 14;
-        for (java.util.Map.Entry<String, List<Row>> e : byCurve.entrySet()) {
+        for (Map.Entry<String, List<Row>> e : byCurve.entrySet()) {
             int x = LABEL_X + (i % 2) * (PLOT_WIDTH + 20);
             if (i > 0 && i % 2 == 0) {
                 y += PLOT_HEIGHT + 20;
@@ -216,7 +219,7 @@ final class ResultsChart {
     }
 
     private static void polyline(StringBuilder b, String cls, String name, List<Row> rows,
-                                 java.util.function.ToDoubleFunction<Row> value, String color, boolean dashed,
+                                 ToDoubleFunction<Row> value, String color, boolean dashed,
                                  int xlo, int xhi, int ylo, int yhi, int px, int pw, int py, int ph) {
         StringBuilder points = new StringBuilder();
         StringBuilder dots = new StringBuilder();

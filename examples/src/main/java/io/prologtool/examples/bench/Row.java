@@ -73,6 +73,12 @@ record Row(String id, String what, String backend, double median, OptionalDouble
         return new Row(id, what, backend, median, p90, unit, details, baseline, baselineMedian, Optional.of(t), size);
     }
 
+    /** The same row against {@code baseline}, whose median is {@code baselineMedian}. */
+    Row withBaseline(String baseline, double baselineMedian) {
+        return new Row(id, what, backend, median, p90, unit, details, baseline, OptionalDouble.of(baselineMedian),
+                target, size);
+    }
+
     /** The same row as the point of curve {@code curve} at {@code size}; its id becomes {@code curve_size}. */
     Row onCurve(String curve, long size) {
         return new Row(curve + "_" + size, what, backend, median, p90, unit, details, baseline, baselineMedian, target,

@@ -15,11 +15,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -60,7 +62,7 @@ class BenchmarksTest {
     private static final Set<String> WITHOUT_BASELINE = withoutBaseline();
 
     private static Set<String> curveRows() {
-        Set<String> rows = new java.util.HashSet<>();
+        Set<String> rows = new HashSet<>();
         for (String backend : List.of("jpl", "process")) {
             SIZES.clauses().forEach(n -> rows.add("consult_" + n + "/" + backend));
             SIZES.answers().forEach(n -> rows.add("answers_" + n + "/" + backend));
@@ -74,7 +76,7 @@ class BenchmarksTest {
 
     /** Of the curves, only the largest size of a "grows at most" curve has a baseline: its smallest size. */
     private static Set<String> withoutBaseline() {
-        Set<String> rows = new java.util.HashSet<>(Set.of("pararule_latency/jpl", "pararule_latency/process",
+        Set<String> rows = new HashSet<>(Set.of("pararule_latency/jpl", "pararule_latency/process",
                 "memory_per_session/jpl", "harness_work/harness", "harness_work_without_three/harness",
                 "cycle_floor/swipl"));
         for (int n : SIZES.answers().subList(0, SIZES.answers().size() - 1)) {
@@ -191,7 +193,7 @@ class BenchmarksTest {
     }
 
     private static Set<String> allRows() {
-        Set<String> all = new java.util.HashSet<>(EXPECTED_ROWS);
+        Set<String> all = new HashSet<>(EXPECTED_ROWS);
         all.addAll(CURVE_ROWS);
         return all;
     }
@@ -230,7 +232,7 @@ class BenchmarksTest {
         assertThat(r.size()).hasValue(1_000);
         assertThat(r.withTarget(Target.below(5)).size()).hasValue(1_000);
         assertThatThrownBy(() -> new Row("consult_999", "c", "jpl", 2, OptionalDouble.empty(), Unit.MILLIS, "d", "",
-                OptionalDouble.empty(), Optional.empty(), java.util.OptionalLong.of(1_000)))
+                OptionalDouble.empty(), Optional.empty(), OptionalLong.of(1_000)))
                 .hasMessageContaining("curve_SIZE");
         assertThatThrownBy(() -> new Plan.Growth(List.of(1, 10), List.of(1, 2, 3), List.of(1, 2, 3), List.of(1, 2, 3)))
                 .hasMessageContaining("three or more ascending sizes");
