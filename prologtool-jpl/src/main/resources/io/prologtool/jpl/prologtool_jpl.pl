@@ -127,10 +127,15 @@ message_to_codes_safe(E, Msg) :-
 
 %!  interrupt(+Ticket:integer) is det.
 %
-%   Ask the thread running Ticket to stop: throw time_limit_exceeded
-%   into it, as its own expired time limit would. A request that has
-%   ended in the meantime is left alone (the signal checks again when it
-%   runs).
+%   Ask the thread running Ticket to stop: where it runs session code
+%   past the harness's deadline (the same check as the watchdog's,
+%   watch_expired/0 of harness_limits.pl), throw time_limit_exceeded into
+%   it, as its own expired time limit would. A request that has ended in
+%   the meantime is left alone (the signal checks again when it runs),
+%   and so is one whose session code has ended: the harness is writing
+%   its reply, and an exception there would lose the answers it found
+%   (the reply of a goal whose answers take long to write came back as
+%   "raised time_limit_exceeded outside the harness").
 
 interrupt(Ticket) :-
     forall(running(Ticket, Thread),
@@ -156,7 +161,7 @@ cancel(Ticket) :-
 
 stop(Ticket) :-
     (   running(Ticket, _)
-    ->  throw(time_limit_exceeded)
+    ->  prologtool_harness:watch_expired
     ;   true
     ).
 

@@ -1,5 +1,6 @@
 package io.prologtool.jpl;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.prologtool.ConsultResult;
 import io.prologtool.GoalResult;
@@ -326,6 +327,31 @@ class JplBackendTest {
                     "the abandoned worker ended with its goal");
         } finally {
             ObjectNode close = TermJson.mapper().createObjectNode().put("op", "close").put("session", "abandon_probe");
+            assertThat(transport.call(close, SANE).path("closed").asBoolean()).as("closed").isTrue();
+        }
+    }
+
+    @Test
+    void anInterruptBeforeTheHarnessDeadlineLeavesTheGoalToFinish() throws Exception {
+        // The runtime interrupts a call that runs past the moment its caller gave it (here 1 ns: at the
+        // first sweep, 20 ms in); the harness acts on it only where session code runs past the
+        // harness's own deadline (10 s here), so the goal ends on its own and its answer comes back.
+        // An interrupt that threw regardless struck session code before its limit (outcome timeout) or
+        // the harness writing a reply (an error raised "outside the harness", the answers lost).
+        JplRuntime runtime = backend.runtime();
+        JplTransport transport = new JplTransport(runtime, SANE);
+        ObjectNode open = TermJson.mapper().createObjectNode().put("op", "open").put("session", "early_interrupt");
+        assertThat(transport.call(open, SANE).path("ok").asBoolean()).as("opened").isTrue();
+        try {
+            JplRuntime.Call call = runtime.submit("{\"id\":98,\"op\":\"goal\",\"session\":\"early_interrupt\","
+                    + "\"goal\":\"get_time(T0), repeat, get_time(T), T - T0 > 0.3, !, X = done\",\"time_limit\":10}",
+                    Duration.ofNanos(1), Duration.ofSeconds(20));
+            JsonNode reply = TermJson.mapper().readTree(call.await(SANE));
+            assertThat(reply.path("ok").asBoolean()).as(reply.toString()).isTrue();
+            assertThat(reply.path("outcome").asText()).as(reply.toString()).isEqualTo("success");
+            assertThat(reply.path("answers").path(0).path("X").path("value").asText()).isEqualTo("done");
+        } finally {
+            ObjectNode close = TermJson.mapper().createObjectNode().put("op", "close").put("session", "early_interrupt");
             assertThat(transport.call(close, SANE).path("closed").asBoolean()).as("closed").isTrue();
         }
     }
