@@ -8,10 +8,12 @@ import io.prologtool.jpl.internal.JplBridge;
 import io.prologtool.jpl.internal.JplCallException;
 import io.prologtool.spi.Harness;
 import io.prologtool.spi.HarnessTimeoutException;
+import io.prologtool.spi.SavedStateCache;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -87,6 +90,8 @@ final class JplRuntime {
     private static final Duration START_BOUND = Duration.ofMinutes(2);
     private static final String ENTRY_RESOURCE = "io/prologtool/jpl/prologtool_jpl.pl";
     private static final String ENTRY_MODULE = "prologtool_jpl";
+    /** Changes when what the embedded Prolog's saved state holds changes in a way its key does not see. */
+    private static final String STATE_FORMAT = "jpl-1";
 
     private static final Object LOCK = new Object();
     private static JplRuntime instance;
@@ -95,14 +100,20 @@ final class JplRuntime {
     @SuppressWarnings("unused")
     private static NativeLibrary libswipl;
 
-    /** JVM-wide settings; null fields mean "the default" (and so agree with any running value). */
-    record Settings(Path swipl, Integer workers) {
+    /**
+     * JVM-wide settings; null fields mean "the default" (and so agree with any running value). The state
+     * cache matters only to the start ({@link JplBackend.Builder#stateCache}); null means none.
+     */
+    record Settings(Path swipl, Integer workers, Path stateCache) {
     }
 
     private final SwiplInstallation installation;
     /** JPL's API, with its classes from the installation (see {@link JplClasses}). */
     private final JplBridge jpl;
     private final int workers;
+    private final Settings settings;
+    /** The saved state the embedded Prolog started from; null when it loaded the harness's sources. */
+    private volatile Path startedFrom;
     private final ScheduledThreadPoolExecutor control;
     private final HandoffQueue<Call> queue = new HandoffQueue<>(QUEUE_CAPACITY);
     private final AtomicLong tickets = new AtomicLong();
@@ -129,6 +140,7 @@ final class JplRuntime {
         this.installation = installation;
         this.jpl = jpl;
         this.workers = settings.workers() != null ? settings.workers() : DEFAULT_WORKERS;
+        this.settings = settings;
         this.control = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "prologtool-jpl-control"));
         this.control.setRemoveOnCancelPolicy(true);
     }
@@ -264,10 +276,15 @@ final class JplRuntime {
             throw SwiplInstallation.unavailable("SWI-Prolog's library " + installation.libswipl()
                     + " could not be loaded (" + e.getMessage() + ")", e);
         }
+        Path state = cachedState(settings.stateCache());
+        List<String> args = new ArrayList<>(List.of("swipl"));
+        if (state != null) {
+            args.addAll(List.of("-x", state.toString()));  // the harness compiled in: no source to load
+        }
+        args.addAll(List.of("--home=" + installation.home(), "--no-signals", "--no-packs", "--no-tty",
+                "-q", "-f", "none", "-g", "true"));
         try {
-            jpl.init(installation.libjpl(), new String[]{
-                    "swipl", "--home=" + installation.home(), "--no-signals", "--no-packs", "--no-tty",
-                    "-q", "-f", "none", "-g", "true"});
+            jpl.init(installation.libjpl(), args.toArray(String[]::new));
         } catch (UnsatisfiedLinkError e) {
             throw SwiplInstallation.unavailable("JPL's library " + installation.libjpl()
                     + " could not be loaded (" + e.getMessage() + ")", e);
@@ -276,27 +293,121 @@ final class JplRuntime {
         }
         // A failure inside JPL would otherwise enter the debugger, which reads stdin (FACTS, "JPL").
         require(jpl.hasSolution("set_prolog_flag(debug_on_error, false)"), "set debug_on_error");
-        Path dir = null;
-        try {
-            dir = Files.createTempDirectory("prologtool-jpl-");
-            Path harness = Harness.extractTo(dir);
-            Path entry = dir.resolve("prologtool_jpl.pl");
-            try (InputStream in = JplRuntime.class.getClassLoader().getResourceAsStream(ENTRY_RESOURCE)) {
-                if (in == null) {
-                    throw new PrologToolException("the resource " + ENTRY_RESOURCE + " is missing from the classpath");
-                }
-                Files.write(entry, in.readAllBytes());
+        // A saved state starts with autoloading off; sessions rely on it (member/2, call_with_time_limit/2).
+        require(jpl.hasSolution("set_prolog_flag(autoload, true)"), "set autoload");
+        if (state == null) {
+            Path dir = null;
+            try {
+                dir = Files.createTempDirectory("prologtool-jpl-");
+                load(Harness.extractTo(dir));
+                load(writeEntry(dir));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the Prolog harness to a temporary directory", e);
+            } finally {
+                deleteQuietly(dir);
             }
-            load(harness);
-            load(entry);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the Prolog harness to a temporary directory", e);
-        } finally {
-            deleteQuietly(dir);
         }
         require(jpl.hasSolution("current_predicate(prologtool_harness:handle_request/2), "
                 + "current_predicate(prologtool_jpl:request/3)"), "load the harness (see the errors above)");
         require(jpl.hasSolution("prologtool_jpl:setup_engine"), "set up the main engine");
+        startedFrom = state;
+    }
+
+    /** The entry module's source (prologtool_jpl.pl) written into {@code dir}. */
+    private static Path writeEntry(Path dir) throws IOException {
+        Path entry = dir.resolve("prologtool_jpl.pl");
+        Files.write(entry, entryText().getBytes(StandardCharsets.UTF_8));
+        return entry;
+    }
+
+    private static String entryText() {
+        try (InputStream in = JplRuntime.class.getClassLoader().getResourceAsStream(ENTRY_RESOURCE)) {
+            if (in == null) {
+                throw new PrologToolException("the resource " + ENTRY_RESOURCE + " is missing from the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + ENTRY_RESOURCE, e);
+        }
+    }
+
+    /**
+     * The saved state the embedded Prolog starts from: the harness and the entry module compiled, cached
+     * in {@code folder} ({@link SavedStateCache}, kind {@code jpl}) and compiled there by {@code swipl} on
+     * the first start on a machine (about a second). Starting from it takes tens of milliseconds where
+     * loading the sources took about 0.3 s. Null without a cache, or when the state cannot be made there:
+     * the sources are loaded as before.
+     */
+    private Path cachedState(Path folder) {
+        if (folder == null || installation.version().equals("unknown")) {
+            return null;
+        }
+        try {
+            String key = SavedStateCache.key(STATE_FORMAT, installation.version(),
+                    installation.libswipl().toRealPath().toString(), installation.swipl().toRealPath().toString(),
+                    entryText());
+            return SavedStateCache.stateFor(folder, "jpl", key, this::compileState).orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Compiles the harness and the entry module into a saved state at {@code state} with this
+     * installation's {@code swipl}, and checks that a Prolog started from it has both; whether it did.
+     */
+    private boolean compileState(Path state) {
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("prologtool-jpl-state-");
+            Path harness = Harness.extractTo(dir);
+            Path entry = writeEntry(dir);
+            // the entry module arms the harness's refusal of halt; the compiling swipl takes it back to end
+            String compile = "load_files([" + quoted(harness) + ", " + quoted(entry) + "], [silent(true)]), "
+                    + "qsave_program(" + quoted(state) + ", [goal(true), toplevel(halt)]), "
+                    + "retract(prologtool_harness:halt_armed)";
+            String check = "current_predicate(prologtool_harness:handle_request/2), "
+                    + "current_predicate(prologtool_jpl:request/3), retract(prologtool_harness:halt_armed), "
+                    + "write(state_ok)";
+            return swipl(dir, List.of("-q", "--no-packs", "-f", "none", "-g", compile, "-t", "halt")) != null
+                    && "state_ok".equals(swipl(dir, List.of("-x", state.toString(), "-q", "--no-packs", "-f", "none",
+                    "-g", check, "-t", "halt")));
+        } catch (IOException e) {
+            return false;
+        } finally {
+            deleteQuietly(dir);
+        }
+    }
+
+    /** Runs this installation's {@code swipl} with {@code args} in {@code dir}: its output, or null when it failed. */
+    private String swipl(Path dir, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(installation.swipl().toString());
+        cmd.addAll(args);
+        try {
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return null;
+            }
+            return new String(out, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static String quoted(Path file) {
+        return "'" + file.toAbsolutePath().toString().replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    /** The saved state the embedded Prolog started from, if it did ({@link #cachedState}). */
+    Optional<Path> startedFrom() {
+        return Optional.ofNullable(startedFrom);
     }
 
     private void load(Path file) {

@@ -20,9 +20,19 @@ import java.util.zip.ZipFile;
  * Where the SWI-Prolog installation keeps what the embedded Prolog needs: its home directory, the
  * shared library {@code libswipl} and JPL's native library {@code libjpl}. Found by asking
  * {@code swipl --dump-runtime-variables}, so that no environment variable or
- * {@code java.library.path} setting is needed.
+ * {@code java.library.path} setting is needed; {@code version} is its {@code PLVERSION} (90004 for 9.0.4),
+ * or {@code unknown}.
  */
-record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
+record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl, String version) {
+
+    /** The version as people write it (9.0.4 for PLVERSION 90004), or {@code unknown}. */
+    String dottedVersion() {
+        if (!version.matches("\\d{5,}")) {
+            return version;
+        }
+        int v = Integer.parseInt(version);
+        return (v / 10000) + "." + (v / 100 % 100) + "." + (v % 100);
+    }
 
     /** The Debian packages that provide SWI-Prolog and JPL. */
     static final String PACKAGES = "swi-prolog-nox swi-prolog-java";
@@ -59,7 +69,7 @@ record SwiplInstallation(Path swipl, Path home, Path libswipl, Path libjpl) {
         if (!Files.isRegularFile(libjpl)) {
             throw unavailable("SWI-Prolog's JPL library " + libjpl + " is missing");
         }
-        return new SwiplInstallation(swipl, home, libswipl, libjpl);
+        return new SwiplInstallation(swipl, home, libswipl, libjpl, vars.getOrDefault("PLVERSION", "unknown"));
     }
 
     /**

@@ -49,6 +49,7 @@
 
 :- use_module(library(lists)).
 :- use_module(library(http/json)).
+:- use_module(library(aggregate)).
 :- catch(use_module(library(pcre), [re_match/2]), _, true).
 
 :- dynamic

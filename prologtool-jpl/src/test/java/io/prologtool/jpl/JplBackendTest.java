@@ -103,6 +103,47 @@ class JplBackendTest {
     }
 
     @Test
+    void theEmbeddedPrologStartsFromASavedStateCachedBetweenJvms(@TempDir Path tmp) throws Exception {
+        Path cache = Files.createDirectory(tmp.resolve("cache"), java.nio.file.attribute.PosixFilePermissions
+                .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        // the first start on a machine compiles the state into the cache; foreign libraries (JSON, the
+        // alarm behind call_with_time_limit/2) load from it as from sources
+        String first = startedFrom(cache.toString());
+        assertThat(first).startsWith(cache.resolve("jpl-").toString()).endsWith(".state");
+        try (var files = Files.list(cache)) {
+            assertThat(files.toList()).containsExactly(Path.of(first));
+        }
+        java.nio.file.attribute.FileTime longAgo = java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().minus(Duration.ofDays(10)));
+        Files.setLastModifiedTime(Path.of(first), longAgo);
+        // the next JVM starts from the same file, which it marks used
+        assertThat(startedFrom(cache.toString())).isEqualTo(first);
+        assertThat(Files.getLastModifiedTime(Path.of(first))).isGreaterThan(longAgo);
+        try (var files = Files.list(cache)) {
+            assertThat(files.toList()).containsExactly(Path.of(first));
+        }
+        // without a cache, or with a folder others may write, the sources are loaded
+        assertThat(startedFrom("none")).isEqualTo("none");
+        Path shared = Files.createDirectory(tmp.resolve("shared"));
+        Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThat(startedFrom(shared.toString())).isEqualTo("none");
+        try (var files = Files.list(shared)) {
+            assertThat(files.toList()).isEmpty();
+        }
+    }
+
+    /** Runs JplChildMain with the state cache {@code cache} (or none): the state its Prolog started from. */
+    private static String startedFrom(String cache) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JplChildMain.class.getName(), "state", cache).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
+        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.ANSWERED);
+        return out.lines().filter(l -> l.startsWith("STATE ")).findFirst().orElseThrow().substring(6);
+    }
+
+    @Test
     void missingSwiplIsOneSentenceNamingThePackages(@TempDir Path emptyDir) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),

@@ -11,7 +11,9 @@ import io.prologtool.Term;
  * {@link JplBackendTest}: it must reach SWI-Prolog's foreign libraries (library(http/json), the alarm
  * behind call_with_time_limit/2) with nothing set in the environment. With {@code queries} it opens
  * and closes {@value #QUERIES} queries instead, most of them never fetched from (the parent reads what
- * the embedded Prolog printed on the JVM's standard error). The exit status says what happened.
+ * the embedded Prolog printed on the JVM's standard error). With {@code state FOLDER} (or {@code state none})
+ * its backend caches the embedded Prolog's saved state in FOLDER (or nowhere), and it prints
+ * {@code STATE <the state it started from, or none>} before the answer. The exit status says what happened.
  */
 public final class JplChildMain {
 
@@ -26,8 +28,16 @@ public final class JplChildMain {
     }
 
     public static void main(String[] args) {
-        try (JplBackend backend = JplBackend.get();
+        JplBackend.Builder builder = JplBackend.builder();
+        boolean state = args.length == 2 && args[0].equals("state");
+        if (state) {
+            builder.stateCache(args[1].equals("none") ? null : java.nio.file.Path.of(args[1]));
+        }
+        try (JplBackend backend = builder.build();
              PrologSession s = backend.open()) {
+            if (state) {
+                System.out.println("STATE " + backend.savedState().map(Object::toString).orElse("none"));
+            }
             if (args.length > 0 && args[0].equals("queries")) {
                 System.exit(openAndCloseQueries(s));
             }

@@ -11,6 +11,7 @@ import io.prologtool.spi.Harness;
 import io.prologtool.spi.HarnessCrashedException;
 import io.prologtool.spi.HarnessSession;
 import io.prologtool.spi.Logs;
+import io.prologtool.spi.SavedStateCache;
 import io.prologtool.spi.HarnessTransport;
 
 import java.io.IOException;
@@ -764,7 +765,16 @@ public final class ProcessBackend implements PrologBackend {
      */
     private Path savedState(Path cache) {
         if (cache != null) {
-            Optional<Path> cached = SavedStateCache.stateFor(cache, swipl, this::compileState);
+            String version = Logs.swiplVersion(swipl);
+            Optional<Path> cached = Optional.empty();
+            try {
+                if (!version.equals("unknown")) {
+                    cached = SavedStateCache.stateFor(cache, "harness",
+                            SavedStateCache.key(version, swipl.toRealPath().toString()), this::compileState);
+                }
+            } catch (IOException e) {
+                // no real path: no cache
+            }
             if (cached.isPresent()) {
                 return cached.get();
             }

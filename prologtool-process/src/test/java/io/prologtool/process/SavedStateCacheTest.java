@@ -1,6 +1,7 @@
 package io.prologtool.process;
 
 import io.prologtool.PrologSession;
+import io.prologtool.spi.SavedStateCache;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

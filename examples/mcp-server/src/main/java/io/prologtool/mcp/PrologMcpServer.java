@@ -6,10 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.prologtool.PrologToolException;
 import io.prologtool.PrologUnavailableException;
@@ -32,6 +31,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+
+import reactor.core.publisher.Mono;
 
 /**
  * An MCP server on standard input and output, on the official Java MCP SDK, that serves every tool of
@@ -133,10 +134,9 @@ public final class PrologMcpServer {
         CountDownLatch gone = new CountDownLatch(1);
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         // notifications/cancelled stops the call it names (PrologTools.cancel)
-        InputStream watched = new CancelWatchingInputStream(in, requestId -> stack.tools().cancel(requestId));
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(json,
-                new EndWatchingInputStream(watched, gone::countDown), out);
-        McpSyncServer server = McpServer.sync(transport)
+        StdioTransport transport = new StdioTransport(json, in, out, requestId -> stack.tools().cancel(requestId),
+                gone::countDown, log);
+        McpAsyncServer server = McpServer.async(transport)
                 .serverInfo(NAME, version())
                 .jsonMapper(json)
                 .instructions("Prolog sessions: consult_text loads a program and returns a load_id; run_goal, "
@@ -183,15 +183,20 @@ public final class PrologMcpServer {
         }
     }
 
-    /** One MCP tool per {@link PrologTools} tool, in {@link PrologTools#specs()} order. */
-    public static List<SyncToolSpecification> toolSpecifications(PrologTools tools) {
+    /**
+     * One MCP tool per {@link PrologTools} tool, in {@link PrologTools#specs()} order. Each handler runs
+     * the call on the thread that subscribes to its result, with no scheduler of its own: the transport
+     * decides the thread ({@link StdioTransport} hands a call a thread of its own, so that a long goal
+     * never holds up other requests).
+     */
+    public static List<AsyncToolSpecification> toolSpecifications(PrologTools tools) {
         Objects.requireNonNull(tools, "tools");
-        List<SyncToolSpecification> list = new ArrayList<>();
+        List<AsyncToolSpecification> list = new ArrayList<>();
         for (ToolSpec spec : tools.specs()) {
-            list.add(SyncToolSpecification.builder()
+            list.add(AsyncToolSpecification.builder()
                     .tool(tool(spec))
-                    .callHandler((exchange, request) -> result(tools.call(spec.name(), arguments(request),
-                            requestId(request))))
+                    .callHandler((exchange, request) -> Mono.fromCallable(() -> result(tools.call(spec.name(),
+                            arguments(request), requestId(request)))))
                     .build());
         }
         return list;
@@ -215,12 +220,12 @@ public final class PrologMcpServer {
     }
 
     /**
-     * The JSON-RPC id of the call, which {@link CancelWatchingInputStream} put in its {@code _meta}, for
+     * The JSON-RPC id of the call, which {@link StdioTransport} put in its {@code _meta}, for
      * MCP's {@code notifications/cancelled}; null when it is not there.
      */
     private static String requestId(McpSchema.CallToolRequest request) {
         Map<String, Object> meta = request.meta();
-        Object id = meta == null ? null : meta.get(CancelWatchingInputStream.REQUEST_ID_KEY);
+        Object id = meta == null ? null : meta.get(StdioTransport.REQUEST_ID_KEY);
         return id == null ? null : id.toString();
     }
 

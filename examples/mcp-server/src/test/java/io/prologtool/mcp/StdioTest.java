@@ -36,6 +36,7 @@ class StdioTest {
         final Path stderr;
         final List<String> stdout = new ArrayList<>();
         final BlockingQueue<JsonNode> messages = new LinkedBlockingQueue<>();
+        private final java.util.Map<Integer, JsonNode> others = new java.util.HashMap<>();
         private final Thread reader;
 
         RawServer(String... args) throws IOException {
@@ -81,19 +82,31 @@ class StdioTest {
             in.flush();
         }
 
-        /** The response to request {@code id}. */
+        /** The response to request {@code id}; responses to others that come first are kept for their turn. */
         JsonNode response(int id) throws Exception {
+            JsonNode kept = others.remove(id);
+            if (kept != null) {
+                return kept;
+            }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (System.nanoTime() < deadline) {
                 JsonNode m = messages.poll(100, TimeUnit.MILLISECONDS);
                 if (m != null && m.path("id").asInt(-1) == id) {
                     return m;
                 }
+                if (m != null && m.has("id")) {
+                    others.put(m.path("id").asInt(-1), m);
+                }
                 if (m == null && !process.isAlive() && messages.isEmpty()) {
                     break;
                 }
             }
-            throw new AssertionError("no response to request " + id + "; stdout: " + stdout + "\nstderr: " + stderr());
+            throw new AssertionError("no response to request " + id + "; stdout: " + abbreviated(stdout.toString()) + "\nstderr: " + stderr());
+        }
+
+        /** At most 4,000 characters of {@code text}: a failure message that holds megabytes fills the heap. */
+        static String abbreviated(String text) {
+            return text.length() <= 4_000 ? text : text.substring(0, 2_000) + " ... " + text.substring(text.length() - 2_000);
         }
 
         void initialize() throws Exception {
@@ -188,6 +201,67 @@ class StdioTest {
             JsonNode after = RawServer.reply(s.response(4));
             assertThat(after.path("outcome").asText()).isEqualTo("success");
             assertThat(after.toString()).contains("kept");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"process", "jpl"})
+    void pingListAndOtherCallsAreAnsweredWhileALongGoalRuns(String backend) throws Exception {
+        try (RawServer s = new RawServer("--backend", backend)) {
+            s.initialize();
+            s.call(2, "consult_text", "{\"source_text\": \"p(kept).\"}");
+            String id = RawServer.reply(s.response(2)).get("load_id").asText();
+            s.call(3, "run_goal", "{\"load_id\": \"" + id + "\", \"goal\": \"repeat, fail\", \"time_limit\": 10}");
+            Thread.sleep(500);
+            long t0 = System.nanoTime();
+            s.send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}");
+            assertThat(s.response(4).path("result").isObject()).isTrue();
+            s.send("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}");
+            assertThat(s.response(5).at("/result/tools").size()).isGreaterThanOrEqualTo(14);
+            s.call(6, "execute_prolog", "{\"prolog_code\": \"q(1).\", \"query\": \"q(X)\"}");
+            assertThat(RawServer.reply(s.response(6)).get("success").asBoolean()).isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("answered while the goal runs, not after it")
+                    .isLessThan(Duration.ofSeconds(5));
+            synchronized (s.stdout) {
+                assertThat(s.stdout).as("the goal's reply has not come").noneMatch(l -> l.contains("\"id\":3,"));
+            }
+            s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3}}");
+            assertThat(RawServer.reply(s.response(3)).path("outcome").asText()).isEqualTo("cancelled");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"process", "jpl"})
+    void repliesWrittenAtOnceNeverInterleave(String backend) throws Exception {
+        // Sixteen calls on four sessions, each with a reply of about 200 kB, and a ping after each: the
+        // replies are written by the threads that made them at the same time; each must be a line of its own.
+        try (RawServer s = new RawServer("--backend", backend)) {
+            s.initialize();
+            List<String> ids = new ArrayList<>();
+            for (int k = 0; k < 4; k++) {
+                s.call(10 + k, "consult_text", "{\"source_text\": \"big(L) :- length(L, 20000), maplist(=(abcdefgh), L).\"}");
+                ids.add(RawServer.reply(s.response(10 + k)).get("load_id").asText());
+            }
+            for (int i = 0; i < 16; i++) {
+                s.call(100 + i, "run_goal", "{\"load_id\": \"" + ids.get(i % 4) + "\", \"goal\": \"big(L)\"}");
+                s.send("{\"jsonrpc\":\"2.0\",\"id\":" + (200 + i) + ",\"method\":\"ping\"}");
+            }
+            for (int i = 0; i < 16; i++) {
+                JsonNode reply = RawServer.reply(s.response(100 + i));
+                assertThat(reply.path("outcome").asText()).as(reply.toString()).isEqualTo("success");
+                assertThat(reply.at("/answers/0/L/elements").size()).isEqualTo(20000);
+                assertThat(s.response(200 + i).path("result").isObject()).isTrue();
+            }
+            assertThat(s.closeInput(Duration.ofSeconds(20))).isZero();
+            List<String> lines;
+            synchronized (s.stdout) {
+                lines = List.copyOf(s.stdout);
+            }
+            assertThat(lines).as("one line per response").hasSize(1 + 4 + 32);
+            for (String line : lines) {
+                assertThat(Servers.JSON.readTree(line).path("jsonrpc").asText()).as(line.substring(0,
+                        Math.min(200, line.length()))).isEqualTo("2.0");
+            }
         }
     }
 

@@ -49,7 +49,7 @@ class BenchmarksTest {
             "store_restore/jpl", "store_folder_20/process", "store_postgres_20/process", "store_folder_2000/process",
             "store_postgres_2000/process", "store_restore/process",
             "history_consult/jpl", "history_consult/process", "history_tests/jpl", "history_tests/process",
-            "mcp_roundtrip/process", "start_backend/process", "start_mcp/process", "start_mcp/jpl", "mcp_rss/process", "mcp_rss/jpl", "execute_prolog/jpl",
+            "mcp_roundtrip/process", "mcp_roundtrip/jpl", "start_backend/process", "start_mcp/process", "start_mcp/jpl", "mcp_rss/process", "mcp_rss/jpl", "execute_prolog/jpl",
             "execute_prolog/process", "execute_prolog_floor/jpl", "execute_prolog_floor/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
             "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
             "pararule_latency/process", "memory_total/jpl", "memory_per_session/jpl", "memory_child_rss/process",
@@ -167,6 +167,8 @@ class BenchmarksTest {
                 Map.entry("pararule_throughput_1/jpl", ">= 0.6x floor"),
                 Map.entry("pararule_throughput_1/process", ">= 0.4x floor"),
                 Map.entry("pararule_throughput/jpl", ">= 1.7x"),
+                // the MCP path against PrologTools.call in the JVM (McpRoundTrip)
+                Map.entry("mcp_roundtrip/process", "<= floor + 150 µs"), Map.entry("mcp_roundtrip/jpl", "<= floor + 150 µs"),
                 // start-up (StartUp): a backend ready, and the MCP server's initialize against a JVM's floor
                 Map.entry("start_backend/process", "< 300 ms"), Map.entry("start_mcp/process", "<= floor + 500 ms"),
                 Map.entry("start_mcp/jpl", "<= floor + 500 ms"), Map.entry("mcp_rss/process", "< 150 MB"),

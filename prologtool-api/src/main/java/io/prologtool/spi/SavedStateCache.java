@@ -1,7 +1,5 @@
-package io.prologtool.process;
+package io.prologtool.spi;
 
-import io.prologtool.spi.Harness;
-import io.prologtool.spi.Logs;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,11 +20,13 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * The harness's saved state kept on disk between JVMs, so that a backend is ready in a fraction of the second
- * that compiling it takes: one file per key, {@code harness-<key>.state}, where the key is a hash of the
- * harness's text, the SWI-Prolog version {@code swipl --version} reports and the real path of {@code swipl}.
- * A change of either gives a new key, hence a new file; files of keys no backend has started from for
- * {@link #UNUSED_FOR} are deleted when a new one is written.
+ * The harness's saved states kept on disk between JVMs, so that a backend is ready in a fraction of the
+ * second that compiling the harness takes: one file per kind and key, {@code <kind>-<key>.state}, where the
+ * kind says what the state holds ({@code harness}: what a {@code swipl} child runs; {@code jpl}: what the
+ * in-process backend's embedded Prolog starts from) and the key is a hash of the harness's text and of what
+ * the backend names (the SWI-Prolog version, the real path of {@code swipl} or {@code libswipl}, its own
+ * Prolog). A change of any gives a new key, hence a new file; files of a kind's keys no backend has started
+ * from for {@link #UNUSED_FOR} are deleted when a new one of that kind is written.
  *
  * <p>Safe when several JVMs start at once: each writes its state to a temporary file of its own in the folder
  * and renames it to the key's name atomically, so a reader sees a whole file or none (the states are the same
@@ -34,13 +34,12 @@ import java.util.function.Predicate;
  * children run); any other, or a folder that cannot be made, makes {@link #stateFor} return empty, and the
  * backend compiles a state of its own as it did without a cache.
  */
-final class SavedStateCache {
+public final class SavedStateCache {
 
     /** How long a state no backend started from stays. */
-    static final Duration UNUSED_FOR = Duration.ofDays(30);
+    public static final Duration UNUSED_FOR = Duration.ofDays(30);
     /** Temporary files older than this are left-overs of a JVM that died while writing. */
     static final Duration STALE_TEMPORARY = Duration.ofHours(1);
-    private static final String PREFIX = "harness-";
     private static final String SUFFIX = ".state";
     /** Changes when what a state holds changes in a way the key does not see. */
     private static final String FORMAT = "1";
@@ -49,7 +48,7 @@ final class SavedStateCache {
     }
 
     /** {@code $XDG_CACHE_HOME/prologtool}, or {@code ~/.cache/prologtool}. */
-    static Path defaultFolder() {
+    public static Path defaultFolder() {
         String xdg = System.getenv("XDG_CACHE_HOME");
         if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
             return Path.of(xdg, "prologtool");
@@ -58,23 +57,29 @@ final class SavedStateCache {
     }
 
     /**
-     * The state for {@code swipl} in {@code folder}: the file there when it exists (its modification time set
-     * to now, which marks it used), else one compiled by {@code compile} (given the path to write) and moved
-     * in. Empty when the folder cannot be used safely or the state cannot be compiled.
+     * The state of {@code kind} for {@code key} in {@code folder}: the file there when it exists (its
+     * modification time set to now, which marks it used), else one compiled by {@code compile} (given the
+     * path to write) and moved in. Empty when the folder cannot be used safely or the state cannot be
+     * compiled.
+     *
+     * @param cacheFolder the cache ({@link #defaultFolder()} unless the application names another)
+     * @param kind        what the state holds, a word: the start of its file's name
+     * @param key         {@link #key(String...)} of everything the state depends on
+     * @param compile     writes the state to the path it is given; true when it did
      */
-    static Optional<Path> stateFor(Path cacheFolder, Path swipl, Predicate<Path> compile) {
+    public static Optional<Path> stateFor(Path cacheFolder, String kind, String key, Predicate<Path> compile) {
         Path folder = cacheFolder.toAbsolutePath().normalize();
-        Optional<String> key = key(swipl);
-        if (key.isEmpty() || !usableFolder(folder)) {
+        if (!usableFolder(folder)) {
             return Optional.empty();
         }
-        Path state = folder.resolve(PREFIX + key.get() + SUFFIX);
+        String prefix = kind + "-";
+        Path state = folder.resolve(prefix + key + SUFFIX);
         try {
             if (Files.isRegularFile(state) && Files.size(state) > 0) {
                 Files.setLastModifiedTime(state, FileTime.from(Instant.now()));
                 return Optional.of(state);
             }
-            Path tmp = Files.createTempFile(folder, PREFIX + key.get() + ".", ".tmp");
+            Path tmp = Files.createTempFile(folder, prefix + key + ".", ".tmp");
             try {
                 if (!compile.test(tmp) || Files.size(tmp) == 0) {
                     return Optional.empty();
@@ -89,7 +94,7 @@ final class SavedStateCache {
             } finally {
                 Files.deleteIfExists(tmp);
             }
-            sweep(folder, state);
+            sweep(folder, prefix, state);
             return Optional.of(state);
         } catch (IOException | UnsupportedOperationException e) {
             return Optional.empty();
@@ -97,27 +102,26 @@ final class SavedStateCache {
     }
 
     /**
-     * The key of {@code swipl}'s state: SHA-256 of the format, the harness files' names and text, the version
-     * line and the real path of {@code swipl}, as 32 hex digits; empty when the version cannot be had.
+     * A key for {@link #stateFor}: SHA-256 of the cache's format, the harness files' names and text and
+     * {@code parts} (what else the state depends on: the SWI-Prolog version, the real path of the
+     * executable or library that runs it, the backend's own Prolog), as 32 hex digits.
      */
-    static Optional<String> key(Path swipl) {
-        String version = Logs.swiplVersion(swipl);
-        if (version.equals("unknown")) {
-            return Optional.empty();
-        }
+    public static String key(String... parts) {
+        MessageDigest sha;
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            update(sha, FORMAT);
-            for (String file : Harness.FILES) {
-                update(sha, file);
-                update(sha, Harness.text(file));
-            }
-            update(sha, version);
-            update(sha, swipl.toRealPath().toString());
-            return Optional.of(HexFormat.of().formatHex(sha.digest(), 0, 16));
-        } catch (NoSuchAlgorithmException | IOException e) {
-            return Optional.empty();
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JVM has no SHA-256", e);
         }
+        update(sha, FORMAT);
+        for (String file : Harness.FILES) {
+            update(sha, file);
+            update(sha, Harness.text(file));
+        }
+        for (String part : parts) {
+            update(sha, part);
+        }
+        return HexFormat.of().formatHex(sha.digest(), 0, 16);
     }
 
     private static void update(MessageDigest sha, String text) {
@@ -153,13 +157,16 @@ final class SavedStateCache {
         }
     }
 
-    /** Deletes states other than {@code kept} unused for {@link #UNUSED_FOR}, and stale temporary files. */
-    private static void sweep(Path folder, Path kept) {
+    /**
+     * Deletes the states of {@code prefix} other than {@code kept} unused for {@link #UNUSED_FOR}, and their
+     * stale temporary files.
+     */
+    private static void sweep(Path folder, String prefix, Path kept) {
         Instant now = Instant.now();
         try (var files = Files.list(folder)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 String name = f.getFileName().toString();
-                if (!name.startsWith(PREFIX) || f.equals(kept)) {
+                if (!name.startsWith(prefix) || f.equals(kept)) {
                     continue;
                 }
                 Duration age = Duration.between(Files.getLastModifiedTime(f).toInstant(), now);
