@@ -119,10 +119,14 @@ final class StdioTransport implements McpServerTransportProvider {
 
     // ---------------------------------------------------------------- reading
 
-    /** The reader's loop: reads and handles messages until it hands reading over or the input ends. */
+    /**
+     * The reader's loop: reads and handles messages until it hands reading over (then it runs the call it
+     * read, and ends) or the input ends.
+     */
     private void read() {
+        McpSchema.JSONRPCMessage call = null;
         try {
-            while (!closing.get()) {
+            while (call == null && !closing.get()) {
                 byte[] line = nextLine();
                 if (line == null) {
                     break;
@@ -132,17 +136,21 @@ final class StdioTransport implements McpServerTransportProvider {
                     continue;
                 }
                 if (isCall(message) && handOver()) {
-                    handle(message);  // another thread reads on meanwhile
-                    return;
+                    call = message;  // another thread reads on meanwhile
+                } else {
+                    handle(message);
                 }
-                handle(message);
             }
         } catch (IOException | RuntimeException e) {
             if (!closing.get()) {
                 log.println("prologtool-mcp-server: reading the client's messages failed: " + e);
             }
         }
-        end();
+        if (call != null) {
+            handle(call);
+        } else {
+            end();
+        }
     }
 
     /** Starts another reader; false when {@link #MAX_CALLS} calls run already. */
@@ -159,9 +167,14 @@ final class StdioTransport implements McpServerTransportProvider {
         return message instanceof McpSchema.JSONRPCRequest r && McpSchema.METHOD_TOOLS_CALL.equals(r.method());
     }
 
+    /** Handles {@code message} on this thread; what goes wrong is logged, and the reading goes on. */
     private void handle(McpSchema.JSONRPCMessage message) {
         // synchronous all the way (the tools answer on the calling thread): the reply is written here
-        session.handle(message).subscribe(null, e -> log.println("prologtool-mcp-server: " + e));
+        try {
+            session.handle(message).subscribe(null, e -> log.println("prologtool-mcp-server: " + e));
+        } catch (RuntimeException e) {
+            log.println("prologtool-mcp-server: handling a message failed: " + e);
+        }
     }
 
     /**

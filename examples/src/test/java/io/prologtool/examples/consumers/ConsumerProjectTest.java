@@ -36,7 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * as {@code make test} does), and one remote repository, a mirror of everything else, which holds only what
  * Maven Central served to this build: this build's local repository seen without {@code org/jpl7} (which
  * {@code make} installs by hand from SWI-Prolog) and without {@code io/prologtool}. So a dependency that is
- * not on Maven Central fails here as it would for a user.
+ * not on Maven Central fails here as it would for a user. What the consumers need from Central and this build
+ * did not fetch (a user's project resolves Spring AI's own versions of its dependencies) is fetched into the
+ * build's repository first ({@link #fetchFromCentral}).
  */
 class ConsumerProjectTest {
 
@@ -66,6 +68,7 @@ class ConsumerProjectTest {
             copyTree(root.resolve("examples/consumers"), project);
             Path repo = tmp.resolve("repo");
             seed(buildRepo, repo, root, version);
+            fetchFromCentral(project, buildRepo, version, tmp.resolve("fetch.log"));
             Path central = centralView(buildRepo, tmp.resolve("central"));
             Path settings = tmp.resolve("settings.xml");
             Files.writeString(settings, """
@@ -133,6 +136,31 @@ class ConsumerProjectTest {
     }
 
     /** A view of the build's local repository without org/jpl7 and io/prologtool, made of symbolic links. */
+    /**
+     * Fetches from Maven Central, into this build's repository, what the consumer projects need and this
+     * build did not (a user's project resolves Spring AI's own dependency versions, which this build
+     * manages to others): {@code mvn dependency:go-offline} on them with the build's repository. A
+     * dependency that is not on Central fails here, as it would for a user.
+     */
+    static void fetchFromCentral(Path project, Path buildRepo, String version, Path log) throws Exception {
+        List<String> cmd = List.of(mvn(), "-B", "-ntp", "-Dmaven.repo.local=" + buildRepo,
+                "-Dprologtool.version=" + version, "-f", project.resolve("pom.xml").toString(),
+                "dependency:go-offline");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(project.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        for (String v : List.of("MAVEN_OPTS", "MAVEN_ARGS", "MAVEN_CONFIG", "MAVEN_BASEDIR", "MAVEN_PROJECTBASEDIR")) {
+            pb.environment().remove(v);
+        }
+        Process p = pb.start();
+        boolean ended = p.waitFor(5, TimeUnit.MINUTES);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        String out = Files.readString(log);
+        assertThat(ended && p.exitValue() == 0).as("fetching what the consumer projects need from Maven Central "
+                + "(%s) said:%n%s", String.join(" ", cmd), tail(out)).isTrue();
+    }
+
     static Path centralView(Path buildRepo, Path view) throws IOException {
         Files.createDirectories(view);
         try (Stream<Path> top = Files.list(buildRepo)) {
