@@ -379,20 +379,23 @@ final class JplRuntime {
         }
     }
 
-    /** Runs this installation's {@code swipl} with {@code args} in {@code dir}: its output, or null when it failed. */
+    /**
+     * Runs this installation's {@code swipl} with {@code args} in {@code dir}: what it wrote on its standard
+     * output, or null when it did not end with status 0 within a minute.
+     */
     private String swipl(Path dir, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(installation.swipl().toString());
         cmd.addAll(args);
         try {
+            Path out = Files.createTempFile(dir, "swipl-", ".out");
             Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            byte[] out = p.getInputStream().readAllBytes();
+                    .redirectOutput(out.toFile()).start();
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return null;
             }
-            return new String(out, StandardCharsets.UTF_8).strip();
+            return p.exitValue() == 0 ? Files.readString(out, StandardCharsets.UTF_8).strip() : null;
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {

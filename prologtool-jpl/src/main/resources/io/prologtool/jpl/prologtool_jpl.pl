@@ -57,7 +57,11 @@
     cancelled_early/1.                  % Ticket
 
 %   Several engines serve requests at once, and halt is never allowed.
-:- initialization(( assertz(prologtool_harness:threaded),
+%   Said once however often it runs: a saved state keeps the facts and
+%   runs the initialization again when it starts.
+:- initialization(( retractall(prologtool_harness:threaded),
+                    assertz(prologtool_harness:threaded),
+                    retractall(prologtool_harness:halt_armed),
                     assertz(prologtool_harness:halt_armed) )).
 
 %!  request(+Ticket:integer, +RequestText:atom, -ReplyText:atom) is det.

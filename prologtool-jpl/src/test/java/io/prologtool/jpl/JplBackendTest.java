@@ -332,10 +332,7 @@ class JplBackendTest {
         // budget, another worker takes the old one's place, so all eight workers serve again while the
         // old one still sleeps, and the old one ends when its goal does.
         JplRuntime runtime = backend.runtime();
-        JplTransport transport = new JplTransport(runtime, SANE);
-        ObjectNode open = TermJson.mapper().createObjectNode().put("op", "open").put("session", "abandon_probe");
-        assertThat(transport.call(open, SANE).path("ok").asBoolean()).as("opened").isTrue();
-        try {
+        withHarnessSession("abandon_probe", () -> {
             long t0 = System.nanoTime();
             JplRuntime.Call call = runtime.submit("{\"id\":99,\"op\":\"goal\",\"session\":\"abandon_probe\","
                     + "\"goal\":\"sleep(2)\"}", Duration.ofSeconds(10), Duration.ofMillis(200));
@@ -366,10 +363,7 @@ class JplBackendTest {
             }
             awaitTrue(() -> backend.abandonedWorkers() == 0 && backend.runningCalls() == 0,
                     "the abandoned worker ended with its goal");
-        } finally {
-            ObjectNode close = TermJson.mapper().createObjectNode().put("op", "close").put("session", "abandon_probe");
-            assertThat(transport.call(close, SANE).path("closed").asBoolean()).as("closed").isTrue();
-        }
+        });
     }
 
     @Test
@@ -380,10 +374,7 @@ class JplBackendTest {
         // An interrupt that threw regardless struck session code before its limit (outcome timeout) or
         // the harness writing a reply (an error raised "outside the harness", the answers lost).
         JplRuntime runtime = backend.runtime();
-        JplTransport transport = new JplTransport(runtime, SANE);
-        ObjectNode open = TermJson.mapper().createObjectNode().put("op", "open").put("session", "early_interrupt");
-        assertThat(transport.call(open, SANE).path("ok").asBoolean()).as("opened").isTrue();
-        try {
+        withHarnessSession("early_interrupt", () -> {
             JplRuntime.Call call = runtime.submit("{\"id\":98,\"op\":\"goal\",\"session\":\"early_interrupt\","
                     + "\"goal\":\"get_time(T0), repeat, get_time(T), T - T0 > 0.3, !, X = done\",\"time_limit\":10}",
                     Duration.ofNanos(1), Duration.ofSeconds(20));
@@ -391,8 +382,25 @@ class JplBackendTest {
             assertThat(reply.path("ok").asBoolean()).as(reply.toString()).isTrue();
             assertThat(reply.path("outcome").asText()).as(reply.toString()).isEqualTo("success");
             assertThat(reply.path("answers").path(0).path("X").path("value").asText()).isEqualTo("done");
+        });
+    }
+
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code body} with a session named {@code name} open in the harness (opened and closed through a
+     * {@link JplTransport}), for tests that submit raw requests to the runtime.
+     */
+    private void withHarnessSession(String name, Body body) throws Exception {
+        JplTransport transport = new JplTransport(backend.runtime(), SANE);
+        ObjectNode open = TermJson.mapper().createObjectNode().put("op", "open").put("session", name);
+        assertThat(transport.call(open, SANE).path("ok").asBoolean()).as("opened").isTrue();
+        try {
+            body.run();
         } finally {
-            ObjectNode close = TermJson.mapper().createObjectNode().put("op", "close").put("session", "early_interrupt");
+            ObjectNode close = TermJson.mapper().createObjectNode().put("op", "close").put("session", name);
             assertThat(transport.call(close, SANE).path("closed").asBoolean()).as("closed").isTrue();
         }
     }
