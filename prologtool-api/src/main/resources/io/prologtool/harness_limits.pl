@@ -216,6 +216,12 @@ slot_expired :-
     get_time(Now),
     Now >= Deadline.
 
+%   slot_running: a harness limit runs on this thread.
+slot_running :-
+    nb_current('$pt_watch_slot', Key),
+    flag(Key, Deadline, Deadline),
+    Deadline \== inf.
+
 %   watchdog_started/0 is asserted once and never taken back.
 ensure_watchdog :-
     (   watchdog_started
@@ -609,12 +615,22 @@ memory_measure(Used) :-
     ).
 
 %   Run in the signalled thread, through an alarm due now as
-%   watch_expired/0 does, for the same reason.
+%   watch_expired/0 does, for the same reason. Like a time limit, the
+%   bound strikes only where a harness limit runs on the thread, checked
+%   when the signal arrives and again when the alarm fires: the watchdog
+%   saw the limit when it signalled, but the goal may have ended since,
+%   and an exception in the harness writing its reply would lose the
+%   answers and the reply (the request "raised resource_error(memory)
+%   outside the harness").
 memory_expired :-
-    alarm(0, prologtool_harness:memory_strike, _, [remove(true)]).
+    (   slot_running
+    ->  alarm(0, prologtool_harness:memory_strike, _, [remove(true)])
+    ;   true
+    ).
 
 memory_strike :-
-    (   nb_setval('$pt_atom_space', 0-0),   % this thread's reading is not the watchdog's
+    (   slot_running,
+        nb_setval('$pt_atom_space', 0-0),   % this thread's reading is not the watchdog's
         over_memory_bound
     ->  throw(error(resource_error(memory),
                     context(_, 'the session allocated more memory than the process may give it (atoms, findall/3, strings, clauses); what the goal held was freed')))

@@ -1,0 +1,90 @@
+package io.prologtool.process;
+
+import io.prologtool.spi.Executables;
+import io.prologtool.spi.Harness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The harness's watchdog strikes a thread from outside, by a signal: when a time limit has expired and
+ * when the process is over its memory bound. A signal can arrive after the goal it was meant for has
+ * ended, while the harness writes that goal's reply; an exception there would lose the reply. So a
+ * strike throws only where a harness limit runs on the thread, whatever the watchdog saw when it sent
+ * the signal. Shown in a plain {@code swipl} with the harness loaded, where the strikes are called as
+ * the watchdog's signal calls them.
+ */
+class HarnessStrikesTest {
+
+    @TempDir
+    Path dir;
+
+    /**
+     * For each strike, the thread outside every limit, inside a limit, and after the limit ended; prints
+     * one line each: {@code WHERE STRIKE none} or {@code WHERE STRIKE} and the exception thrown.
+     */
+    private static final String PROBE = """
+            probe(Where, Strike) :-
+                catch(( call(prologtool_harness:Strike), sleep(0.05), R = none ), E, R = E),
+                report(Where, Strike, R).
+            report(Where, Strike, R) :-
+                numbervars(R, 0, _),
+                format("~w ~w ~q~n", [Where, Strike, R]).
+            % inside: the watchdog itself may strike first when the limit has expired; the same exception
+            probes(Strike, Deadline) :-
+                probe(outside, Strike),
+                catch(setup_call_cleanup(prologtool_harness:watch_deadline(Deadline, Saved),
+                                         ( call(prologtool_harness:Strike), sleep(0.05), R = none ),
+                                         prologtool_harness:unwatch_deadline(Saved)),
+                      E, R = E),
+                report(inside, Strike, R),
+                probe(after, Strike).
+            main :-
+                get_time(Now),
+                Later is Now + 3600,
+                % the watchdog starts with the first limit and sets the memory bound: start it first
+                prologtool_harness:watch_deadline(Later, S0),
+                prologtool_harness:unwatch_deadline(S0),
+                flag('$pt_memory_bound', _, 0),         % every process is over this bound
+                probes(memory_expired, Later),
+                Past is Now - 1,                        % a limit that has expired
+                probes(watch_expired, Past).
+            """;
+
+    @Test
+    void aStrikeThrowsOnlyWhereAHarnessLimitRunsOnTheThread() throws Exception {
+        Path harness = Harness.extractTo(dir);
+        Path probe = dir.resolve("probe.pl");
+        Path err = dir.resolve("stderr.txt");
+        Files.writeString(probe, PROBE, StandardCharsets.UTF_8);
+        String swipl = Executables.findOnPath("swipl").orElseThrow(() -> new IllegalStateException(
+                "swipl is not on the PATH: apt-get install swi-prolog-nox")).toString();
+        Process p = new ProcessBuilder(swipl, "-q", "--no-packs", "--no-tty", "-f", "none", "-g", "main",
+                "-t", "halt", harness.toString(), probe.toString()).redirectError(err.toFile()).start();
+        String out = readAll(p);
+        String said = out + Files.readString(err, StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(said).isZero();
+        assertThat(out.lines()).as(said).containsExactly(
+                "outside memory_expired none",
+                "inside memory_expired error(resource_error(memory),context(A,'the session allocated more memory "
+                        + "than the process may give it (atoms, findall/3, strings, clauses); what the goal held "
+                        + "was freed'))",
+                "after memory_expired none",
+                "outside watch_expired none",
+                "inside watch_expired time_limit_exceeded",
+                "after watch_expired none");
+    }
+
+    private static String readAll(Process p) throws IOException, InterruptedException {
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("swipl ended: %s", out).isTrue();
+        return out;
+    }
+}
