@@ -1005,7 +1005,7 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
                       setup_call_cleanup(
                           ( nb_setval('$pt_loading', M),
                             nb_setval('$pt_load_dir', Dir) ),
-                          load_files(M:Id, [stream(In), silent(true), modified(0.0)|Sandbox]),
+                          load_sandboxed(Sandbox, load_files(M:Id, [stream(In), silent(true), modified(0.0)|Sandbox])),
                           ( nb_setval('$pt_loading', []),
                             nb_setval('$pt_load_dir', []) ))),
                   E, load_exception(E)),
@@ -1016,6 +1016,24 @@ consult_text(M, Text, Req, [messages=Diags, output=Output, output_truncated= @(C
     (   static_check_wanted(M, Req) -> Check = true ; Check = false ),
     static_check(M, Id, Check, Checked),        % harness_check.pl
     append(Diags0, Checked, Diags).
+
+%   load_sandboxed(+Sandbox, :Load): run Load, with this thread's flag
+%   sandboxed_load set to true first when Sandbox asks for a sandboxed
+%   load. load_files/2 then finds the sandbox entered already and does
+%   not look for library(sandbox) again (source_file_property/2 through
+%   absolute_file_name/3: about 40 us of each consult). Prolog flags are
+%   the thread's own: no other thread's loads change.
+load_sandboxed([], Load) :-
+    !,
+    call(Load).
+load_sandboxed(_, Load) :-
+    current_prolog_flag(sandboxed_load, Old),
+    (   Old == true
+    ->  call(Load)
+    ;   setup_call_cleanup(set_prolog_flag(sandboxed_load, true),
+                           Load,
+                           set_prolog_flag(sandboxed_load, Old))
+    ).
 
 %   declare_discontiguous(+M, +Text): in a session opened with
 %   declare_discontiguous, declare discontiguous each predicate whose
