@@ -1059,7 +1059,7 @@ checked_tree(Term) :-
     (   term_size(Term, Size),
         Size =< Limit
     ->  true
-    ;   depth_within(Term, Limit)
+    ;   with_walk_room(depth_within(Term, Limit))
     ->  true
     ;   too_deep(Limit)
     ).
@@ -1097,10 +1097,11 @@ term_cells_limit(MaxCells) :-
 factored_within(Term, Limit, MaxCells) :-
     \+ \+ ( '$factorize_term'(Term, Skeleton, Substitutions),
             length(Substitutions, N),
-            functor(Memo, memo, N),
+            Twice is 2 * N,
+            functor(Memo, memo, Twice),
             bind_factors(Substitutions, 1, Memo, Values),
             Values1 =.. [values|Values],
-            unfolded(Skeleton, Limit, Limit-MaxCells, Memo, Values1, _, _)
+            with_walk_room(unfolded(Skeleton, Limit, Limit-MaxCells, Memo, Values1, _, _))
           ).
 
 bind_factors([], _, _, []).
@@ -1146,16 +1147,25 @@ check_cells(Cells, _-MaxCells) :-
     ).
 
 %   A substitution's value, unfolded once: its depth counted from its own
-%   root, so that it holds wherever the value occurs.
+%   root, so that it holds wherever the value occurs. Memo's argument I
+%   holds the depth of value I, argument I + N its cells (0 and 0 while
+%   being worked out: a cycle): small integers, which nb_setarg/3 stores
+%   without taking global stack, so the walk takes none beyond its frames
+%   (with_walk_room/1).
 factor_unfolded(I, Limits, Memo, Values, Depth, Cells) :-
     arg(I, Memo, Known),
+    functor(Memo, _, Twice),
+    J is I + Twice // 2,
     (   nonvar(Known)
-    ->  Known = d(Depth, Cells)                            % d(0, 0) while being worked out (a cycle)
-    ;   nb_setarg(I, Memo, d(0, 0)),
+    ->  Depth = Known,
+        arg(J, Memo, Cells)
+    ;   nb_setarg(I, Memo, 0),
+        nb_setarg(J, Memo, 0),
         arg(I, Values, Value),
         Limits = Limit-_,
         unfolded(Value, Limit, Limits, Memo, Values, Depth, Cells),
-        nb_setarg(I, Memo, d(Depth, Cells))
+        nb_setarg(I, Memo, Depth),
+        nb_setarg(J, Memo, Cells)
     ).
 
 list_unfolded(List, Left, Limits, Memo, Values, D0, D, C0, C) :-
@@ -1367,6 +1377,42 @@ too_large(MaxCells) :-
                        more than the stacks hold, or for an asserted clause what is left of the \c
                        session\'s clause space (a C routine would walk them all)', [MaxCells]),
     throw(error(resource_error(term_size), context(_, Why))).
+
+%!  with_walk_room(:Walk) is semidet.
+%
+%   Run Walk, one of the depth checks' walks over a term, as once/1 with
+%   this thread's stack limit raised by walk_room/1 while it runs. A walk
+%   descends at most term_depth_limit/1 levels and takes no global stack
+%   beyond its frames, so with that room it cannot overflow the stacks,
+%   however full the term it walks has left them. An overflow there would
+%   cost more than the walk: SWI-Prolog's report of a stack overflow looks
+%   for a recursion among the top frames by comparing the arguments of
+%   frames of the same predicate (is_variant_frame() in pl-alloc.c), in C,
+%   where no signal reaches, and the frames of a walk hold the term. A
+%   3,000,000-deep cyclic list written under a 100 MiB stack limit took
+%   40-50 s past its 2 s time limit there (a worker busy in C on the
+%   in-process backend, a child on the process backend).
+with_walk_room(Walk) :-
+    current_prolog_flag(stack_limit, Limit),
+    walk_room(Room),
+    Raised is Limit + Room,
+    setup_call_cleanup(catch(set_prolog_flag(stack_limit, Raised), _, true),
+                       once(Walk),
+                       restore_stack_limit(Limit)).
+
+%   The room of a walk: at most term_depth_limit/1 frames of a few hundred
+%   bytes, with their choice points, and what the garbage collector needs.
+walk_room(16_777_216).
+
+%   The limit goes back once the walk's frames are gone. SWI-Prolog
+%   refuses a limit below the stacks' present size, which the walk may
+%   have grown into its room: trim them, and try once more.
+restore_stack_limit(Limit) :-
+    (   catch(set_prolog_flag(stack_limit, Limit), _, fail)
+    ->  true
+    ;   trim_stacks,
+        catch(set_prolog_flag(stack_limit, Limit), _, true)
+    ).
 
 depth_within(Term, Depth) :-
     (   compound(Term)

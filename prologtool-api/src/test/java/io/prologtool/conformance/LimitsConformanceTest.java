@@ -50,6 +50,29 @@ public abstract class LimitsConformanceTest extends BackendFixture {
     }
 
     /**
+     * A term nested three million deep, with a cycle beside it, written under a 100 MiB stack limit: the
+     * term and the copy the depth check makes of it fill the stacks, and the check's walk runs with room
+     * of its own, so it ends with resource_error(term_depth) instead of overflowing there. An overflow in
+     * that walk kept the child or the worker busy in C for 40-50 s past every limit, while SWI-Prolog
+     * compared the walk's frames for its report of the overflow.
+     */
+    @Test
+    void theDepthCheckOfATermThatFillsTheStacksEndsWithATypedError() {
+        SessionOptions options = SessionOptions.builder().stackLimitBytes(100L << 20).build();
+        try (PrologSession s = backend.open(options)) {
+            assertThat(s.consult("nest(N, T) :- nest(N, [], T).\nnest(0, T, T) :- !.\n"
+                    + "nest(N, A, T) :- N1 is N - 1, nest(N1, [A], T).\n").hasErrors()).isFalse();
+            GoalResult r = s.goal("nest(3000000, D), T = [D|T], write_term(T, [max_depth(0)])")
+                    .maxDepth(100_000_000).timeLimit(Duration.ofSeconds(20)).run();
+            assertThat(r.error()).as("%s", r).hasValueSatisfying(e -> {
+                assertThat(e.kind()).isEqualTo("resource_error");
+                assertThat(e.message()).contains("term_depth");
+            });
+            assertAnswers(s);
+        }
+    }
+
+    /**
      * Goal expansion runs the session's own goal_expansion/2 hooks (careless code may define them), so it
      * is part of the search: a hook that never ends is stopped by the goal's time limit, for a goal and a
      * query, and the child or worker that ran it goes on serving the session.
