@@ -126,12 +126,14 @@ final class HostileFuzz {
      * @param maxDepth      the goal's depth limit
      * @param maxInferences the goal's inference limit, 0 for none
      * @param maxAtomChars  the session's atom-length bound
+     * @param stackLimitBytes the session's stack limit, 0 for the default
      * @param op            the operation's name
      * @param shape         the shape's name
      * @param oracle        what the result itself must satisfy (beyond the invariants every case checks)
      */
     record Case(long seed, int index, boolean sandboxed, String program, String goal, Duration timeLimit,
-                long maxDepth, long maxInferences, int maxAtomChars, String op, String shape, Oracle oracle) {
+                long maxDepth, long maxInferences, int maxAtomChars, long stackLimitBytes, String op, String shape,
+                Oracle oracle) {
 
         String mode() {
             return sandboxed ? "sandboxed" : "careless";
@@ -147,7 +149,11 @@ final class HostileFuzz {
         }
 
         SessionOptions options() {
-            return SessionOptions.builder().sandboxed(sandboxed).maxAtomChars(maxAtomChars).build();
+            SessionOptions.Builder b = SessionOptions.builder().sandboxed(sandboxed).maxAtomChars(maxAtomChars);
+            if (stackLimitBytes > 0) {
+                b.stackLimitBytes(stackLimitBytes);
+            }
+            return b.build();
         }
 
         /** A self-contained reproduction: backend, mode, options, limits, the program and the goal. */
@@ -157,7 +163,8 @@ final class HostileFuzz {
                     .append('\n');
             b.append("  backend ").append(backend).append(", ").append(mode())
                     .append(", SessionOptions.builder().sandboxed(").append(sandboxed).append(").maxAtomChars(")
-                    .append(maxAtomChars).append(")\n");
+                    .append(maxAtomChars).append(")")
+                    .append(stackLimitBytes > 0 ? ".stackLimitBytes(" + stackLimitBytes + ")" : "").append("\n");
             b.append("  goal limits: timeLimit(").append(timeLimit.toMillis()).append(" ms), maxDepth(").append(maxDepth)
                     .append(")").append(maxInferences > 0 ? ", maxInferences(" + maxInferences + ")" : "")
                     .append(oracle.name().isEmpty() ? "" : "; expected: " + oracle.name()).append('\n');
@@ -194,6 +201,9 @@ final class HostileFuzz {
     private static final long[] WIDE = {1_000, 10_000, 100_000, 1_000_000};
     private static final long[] ARITY = {10, 1_000, 10_000};
     private static final long[] ATTRIBUTED = {10, 1_000, 10_000, 100_000};
+
+    /** The small stack limits a fifth of the cases run under (the default is 256 MiB). */
+    private static final long[] STACK_LIMITS = {32L << 20, 64L << 20, 100L << 20, 160L << 20};
 
     /** The depth limit of a case whose shape is built by a recursion deeper than the default limit. */
     static final long DEEP_BUILD_DEPTH = 100_000_000;
@@ -536,8 +546,13 @@ final class HostileFuzz {
         long maxInferences = op.needs.contains("inferences") ? 1_000_000 : 0;
         int atomBound = built[1].equals("small_atom_bound") ? SMALL_ATOM_BOUND : SessionOptions.DEFAULT_MAX_ATOM_CHARS;
         Duration limit = Duration.ofMillis(r.nextInt(4) == 0 ? 2_000 : 1_000);
+        // A fifth of the cases run under a small stack limit, so that what a shape builds fills the stacks
+        // and the harness's own checks run near the limit. Drawn apart from the rest: a seed's other draws
+        // stay what they were before this one was added.
+        Random stacks = new Random(seed * 0xD6E8FEB86659FD93L + index * 0x94D049BB133111EBL + 23);
+        long stackLimit = stacks.nextInt(5) == 0 ? STACK_LIMITS[stacks.nextInt(STACK_LIMITS.length)] : 0;
         String opName = wrapNames + op.name;
         return new Case(seed, index, sandboxed, program.toString(), goal, limit, maxDepth, maxInferences, atomBound,
-                opName, shape == null ? "none" : shape.name, op.oracle);
+                stackLimit, opName, shape == null ? "none" : shape.name, op.oracle);
     }
 }
