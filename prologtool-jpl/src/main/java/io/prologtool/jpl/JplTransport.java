@@ -103,6 +103,9 @@ final class JplTransport implements HarnessTransport {
             throw new HarnessTimeoutException("no reply within " + timeout.toMillis() + " ms; the goal is "
                     + "being interrupted and the session goes on");
         } catch (ExecutionException e) {
+            if (isAbort(e.getCause())) {
+                return abortedReply(id);
+            }
             throw failure(e.getCause());
         } catch (InterruptedException e) {
             if (!cancellable) {
@@ -262,6 +265,36 @@ final class JplTransport implements HarnessTransport {
         reply.put("ok", true);
         reply.put("closed", false);
         reply.put("deferred", true);
+        return reply;
+    }
+
+    /**
+     * Whether the request ended with {@code '$aborted'}. Session code cannot abort (abort/0 is refused in
+     * every disguise) and the harness never aborts a request's thread; SWI-Prolog raises it in place of
+     * an error it could not copy for lack of stack (copy_exception() in pl-fli.c: "mapped exception to
+     * abort due to stack overflow"), as when a built-in's error names a culprit as large as the stacks
+     * left to it. An abort goes on through every catch/3 to the end of the query, so only here can it be
+     * turned into an answer.
+     */
+    private static boolean isAbort(Throwable cause) {
+        return cause instanceof JplCallException je && je.ball().isPresent()
+                && ("'$aborted'".equals(je.ball().get()) || "$aborted".equals(je.ball().get()));
+    }
+
+    /**
+     * The reply to a request that SWI-Prolog aborted ({@link #isAbort}): an error of kind
+     * {@code resource_error}. The abort unwound the request as an exception does, running its cleanup
+     * handlers: the session and its program are kept, as after any error.
+     */
+    private static JsonNode abortedReply(long id) {
+        ObjectNode reply = TermJson.mapper().createObjectNode();
+        reply.put("id", id);
+        reply.put("ok", false);
+        ObjectNode error = reply.putObject("error");
+        error.put("kind", "resource_error");
+        error.put("message", "The goal raised an error whose term did not fit in the stacks left to it, "
+                + "so SWI-Prolog aborted the goal instead (raise the session's stack limit to see the error)");
+        error.putNull("prolog_term");
         return reply;
     }
 
