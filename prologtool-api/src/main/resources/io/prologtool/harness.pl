@@ -134,14 +134,30 @@ empty_input :-
 %
 %   Main loop of a swipl child: one JSON request per line on stdin, one
 %   JSON reply per line on the original stdout. Halts when stdin ends.
+%   Run as the toplevel goal (`swipl -t prologtool_harness:serve`), which
+%   SWI-Prolog starts again after an abort (answer_aborted/1).
 %   Blank lines are skipped (the harness itself may have arrived on stdin
 %   just before, as `[user]` text ending in `end_of_file.`).
 
 serve :-
+    catch(serve_, E, serve_ended(E)).
+
+%   An abort goes on (SWI-Prolog raises it again after any recovery) to
+%   the toplevel, which starts serve/0 again (answer_aborted/1); anything
+%   else that ends serving before its loop runs ends the child, rather
+%   than have the toplevel start it again and again.
+serve_ended('$aborted') :-
+    !.
+serve_ended(E) :-
+    print_message(error, E),
+    assertz(halt_allowed),
+    halt(1).
+
+serve_ :-
     % A saved state built with `swipl -c` starts with autoloading off;
     % sessions rely on it (member/2, sum_list/2, ...).
     set_prolog_flag(autoload, true),
-    assertz(halt_armed),
+    (   halt_armed -> true ; assertz(halt_armed) ),
     % The process's own descriptors: user_input is already the empty stream.
     stream_property(ProtoIn, file_no(0)),
     stream_property(ProtoOut, file_no(1)),
@@ -153,14 +169,40 @@ serve :-
     set_output(Err),
     empty_input,
     thread_self(Main),
+    retractall(serving_input(_, _)),
     assertz(serving_input(ProtoIn, Main)),      % harness_limits.pl, cancellation
     % Taken while the child waits to serve, not when a session opens.
     record_reach_baseline,              % harness_recycle.pl
+    answer_aborted(ProtoOut),
     % Whatever ends the loop, the child must exit: the halt guard would
     % otherwise cancel its own process's halt.
     catch(serve_loop(ProtoIn, ProtoOut), E, print_message(error, E)),
     assertz(halt_allowed),
     halt(0).
+
+%   answer_aborted(+Out): serve/0 runs as the child's toplevel goal
+%   (`swipl -t`), which SWI-Prolog runs again when an abort ends it. No
+%   session code can abort (abort/0 is refused), but SWI-Prolog raises
+%   '$aborted' in place of an error it cannot copy for lack of stack (an
+%   error naming a culprit as large as the stacks left to the goal:
+%   copy_exception() in pl-fli.c), and an abort goes on through every
+%   catch/3 to the end of the query. The request it ended ('$pt_serving'
+%   still holds its id) gets its reply here, an error of kind
+%   resource_error; the child, its sessions and their programs stay.
+answer_aborted(Out) :-
+    (   flag('$pt_serving', Id, Id),
+        Id \== 0
+    ->  served,
+        Message = "The goal raised an error whose term did not fit in the stacks left to it, \c
+                   so SWI-Prolog aborted the goal instead (raise the session's stack limit to see the error)",
+        reply_text([id=Id, ok= @(false),
+                    error=json([kind=resource_error, message=Message, prolog_term= @(null)])], Reply),
+        nl(Out),
+        write(Out, Reply),
+        nl(Out),
+        flush_output(Out)
+    ;   true
+    ).
 
 serve_loop(In, Out) :-
     poll_briefly(In),

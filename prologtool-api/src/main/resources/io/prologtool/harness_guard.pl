@@ -649,6 +649,19 @@ prolog:message(Term) -->
 prolog:assertion_failed(_Reason, Goal) :-
     \+ prologtool_harness:depth_ok(Goal),
     prologtool_harness:check_depth(Goal).
+%   A swipl child serves as its toplevel goal (so that SWI-Prolog starts
+%   it again after an abort), which makes library(debug) take the child
+%   for interactive and start the tracer on a failed assertion. Session
+%   code gets what it gets on a thread with no toplevel (the in-process
+%   backend): the report and the error. A time limit or an abort that
+%   ends the asserted goal goes on as library(debug) lets it.
+prolog:assertion_failed(Reason, Goal) :-
+    current_prolog_flag(break_level, _),
+    Reason \== time_limit_exceeded,
+    Reason \== '$aborted',
+    print_message(error, assertion_failed(Reason, Goal)),
+    backtrace(10),
+    throw(error(assertion_error(Reason, Goal), _)).
 
 prologtool_guard:(format(Format) :-
     context_module(M),

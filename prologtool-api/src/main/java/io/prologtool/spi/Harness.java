@@ -23,7 +23,11 @@ public final class Harness {
 
     /** Classpath location of the harness source. */
     public static final String RESOURCE = "io/prologtool/harness.pl";
-    /** The goal that runs the line protocol on stdin/stdout. */
+    /**
+     * The goal that runs the line protocol on stdin/stdout. Run it as the toplevel goal ({@code swipl -t}):
+     * SWI-Prolog starts the toplevel goal again when an abort ends it, and the harness then answers the
+     * request the abort ended (SWI-Prolog aborts a goal whose error it cannot copy for lack of stack).
+     */
     public static final String SERVE_GOAL = "prologtool_harness:serve";
     /** Every file of the harness: the module file first, then the parts it includes. */
     public static final List<String> FILES =
@@ -50,7 +54,7 @@ public final class Harness {
 
     /**
      * The goal that reads the harness from standard input (the text of {@link #bootstrapText()}):
-     * pass it with {@code -g} before {@link #SERVE_GOAL}. UTF-8 is set on standard input first, since a
+     * pass it with {@code -g}, before {@link #SERVE_GOAL} is run with {@code -t}. UTF-8 is set on standard input first, since a
      * launcher ({@code ssh}, {@code kubectl exec}) may not pass {@code LANG} on.
      */
     public static final String BOOTSTRAP_GOAL = "set_stream(user_input,encoding(utf8)),prompt(_,''),[user]";

@@ -47,6 +47,30 @@ public abstract class GoalConformanceTest extends BackendFixture {
         }
     }
 
+    /**
+     * A failed assertion/1 is an error the goal reports, with library(debug)'s report in its output, and
+     * never starts SWI-Prolog's tracer (a swipl child serves as the toplevel goal, which library(debug)
+     * takes for an interactive thread); the session answers after, with what it held.
+     */
+    @Test
+    void aFailedAssertionIsAnErrorAndTheSessionAnswersAfter() {
+        for (boolean sandboxed : new boolean[] {true, false}) {
+            try (PrologSession s = backend.open(io.prologtool.SessionOptions.builder().sandboxed(sandboxed).build())) {
+                assertThat(s.goal("assertz(kept(1))").run().outcome()).isEqualTo(Outcome.SUCCESS);
+                for (String goal : List.of("assertion(1 == 2)", "X = [a, b], assertion(X == [])",
+                        "findall(Y, (member(Y, [1, 2]), assertion(Y < 2)), _)")) {
+                    GoalResult r = s.goal(goal).timeLimit(Duration.ofSeconds(10)).run();
+                    assertThat(r.error()).as("%s (sandboxed: %s) -> %s", goal, sandboxed, r).hasValueSatisfying(e -> {
+                        assertThat(e.kind()).isEqualTo("execution_exception");
+                        assertThat(e.message()).contains("assertion");
+                    });
+                    assertThat(r.output()).as("%s", goal).contains("Assertion failed");
+                }
+                assertThat(s.goal("assertion(1 < 2), kept(X)").run().answers()).as("the fact asserted before").hasSize(1);
+            }
+        }
+    }
+
     @Test
     void aCyclicAnswerWithADeepPartComesBackFactorised() {
         // its factorisation is linear in the term: with a part nested 5,000 deep it took about 15 s

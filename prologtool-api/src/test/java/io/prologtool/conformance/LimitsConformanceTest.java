@@ -73,6 +73,29 @@ public abstract class LimitsConformanceTest extends BackendFixture {
     }
 
     /**
+     * An error whose culprit is as large as the stacks left to the goal: SWI-Prolog cannot copy it to
+     * raise it, and aborts the goal instead (an abort goes on through every catch/3). It comes back as a
+     * resource_error, and the session keeps what it held, on the JVM's engine and in the same child.
+     */
+    @Test
+    void anErrorTooLargeForTheStacksIsAResourceErrorAndTheSessionKeepsItsState() {
+        SessionOptions options = SessionOptions.builder().stackLimitBytes(32L << 20).build();
+        try (PrologSession s = backend.open(options)) {
+            assertThat(s.consult("deep(0, z) :- !.\ndeep(N, f(T)) :- N1 is N - 1, deep(N1, T).\n"
+                    + ":- dynamic kept/1.\n").hasErrors()).isFalse();
+            assertThat(s.goal("assertz(kept(1))").run().outcome()).isEqualTo(Outcome.SUCCESS);
+            GoalResult r = s.goal("deep(1000000, D), X = f(X), T = g(D, X), split_string(T, \"x\", \"\", _)")
+                    .maxDepth(100_000_000).timeLimit(Duration.ofSeconds(20)).run();
+            assertThat(r.error()).as("%s", r).hasValueSatisfying(e -> {
+                assertThat(e.kind()).isEqualTo("resource_error");
+                assertThat(e.message()).contains("did not fit in the stacks");
+            });
+            assertThat(s.goal("kept(X)").run().answers()).as("the fact asserted before").hasSize(1);
+            assertAnswers(s);
+        }
+    }
+
+    /**
      * Goal expansion runs the session's own goal_expansion/2 hooks (careless code may define them), so it
      * is part of the search: a hook that never ends is stopped by the goal's time limit, for a goal and a
      * query, and the child or worker that ran it goes on serving the session.

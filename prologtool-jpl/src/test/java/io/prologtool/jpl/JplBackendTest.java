@@ -366,29 +366,6 @@ class JplBackendTest {
         });
     }
 
-    /**
-     * An error whose culprit is as large as the stacks left to the goal: SWI-Prolog cannot copy it to
-     * raise it, and aborts the goal instead; an abort goes on through every catch/3 to the end of the
-     * engine's query. The transport answers it as a resource_error, and the session keeps what it held.
-     * (A swipl child still ends on such an abort, and its session is restored in a fresh one.)
-     */
-    @Test
-    void anErrorTooLargeForTheStacksIsAResourceErrorAndTheSessionKeepsItsState() {
-        SessionOptions options = SessionOptions.builder().stackLimitBytes(32L << 20).build();
-        try (PrologSession s = backend.open(options)) {
-            assertThat(s.consult("deep(0, z) :- !.\ndeep(N, f(T)) :- N1 is N - 1, deep(N1, T).\n"
-                    + ":- dynamic kept/1.\n").hasErrors()).isFalse();
-            assertThat(s.goal("assertz(kept(1))").run().outcome()).isEqualTo(Outcome.SUCCESS);
-            GoalResult r = s.goal("deep(1000000, D), X = f(X), T = g(D, X), split_string(T, \"x\", \"\", _)")
-                    .maxDepth(100_000_000).timeLimit(Duration.ofSeconds(20)).run();
-            assertThat(r.error()).as("%s", r).hasValueSatisfying(e -> {
-                assertThat(e.kind()).isEqualTo("resource_error");
-                assertThat(e.message()).contains("did not fit in the stacks");
-            });
-            assertThat(s.goal("kept(X)").run().answers()).as("the fact asserted before").hasSize(1);
-        }
-    }
-
     @Test
     void anInterruptBeforeTheHarnessDeadlineLeavesTheGoalToFinish() throws Exception {
         // The runtime interrupts a call that runs past the moment its caller gave it (here 1 ns: at the

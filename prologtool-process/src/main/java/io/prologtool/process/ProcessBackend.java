@@ -693,7 +693,8 @@ public final class ProcessBackend implements PrologBackend {
         if (state == null) {
             cmd.addAll(List.of("-g", Harness.BOOTSTRAP_GOAL));
         }
-        cmd.addAll(List.of("-g", Harness.SERVE_GOAL, "-t", "halt(1)"));
+        // the toplevel goal, which SWI-Prolog starts again when an abort ends it (the harness's serve/0)
+        cmd.addAll(List.of("-t", Harness.SERVE_GOAL));
         // an isolating prefix of the application's own (Isolation.custom) that starts with ssh is quoted too
         if (isolated ? !isolationPlan.viaFd3() && startsWithSsh(isolationPlan.prefix()) : remoteShell) {
             for (int i = prefixLength; i < cmd.size(); i++) {
