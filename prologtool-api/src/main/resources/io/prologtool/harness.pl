@@ -305,6 +305,7 @@ handle_request_(Text, ReplyText) :-
     nb_setval('$pt_halt_attempted', false),
     nb_setval('$pt_reentry', 0),
     no_depth_limit,
+    no_inference_limit,                 % harness_limits.pl
     standard_input,                     % harness_guard.pl
     record_fresh_fingerprint,           % harness_recycle.pl
     (   read_request(Text, Req)

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ended, while the harness writes that goal's reply; an exception there would lose the reply. So a
  * strike throws only where a harness limit runs on the thread, whatever the watchdog saw when it sent
  * the signal. Shown in a plain {@code swipl} with the harness loaded, where the strikes are called as
- * the watchdog's signal calls them.
+ * the watchdog's signal calls them. Nor does an inference limit left on a thread reach a later request.
  */
 class HarnessStrikesTest {
 
@@ -81,6 +81,45 @@ class HarnessStrikesTest {
                 "outside watch_expired none",
                 "inside watch_expired time_limit_exceeded",
                 "after watch_expired none");
+    }
+
+    /**
+     * An inference limit left on a thread (planted here outside any request, 100,000 inferences away, as
+     * a swipl child was seen keeping a time limit's backstop after its request ended) reaches no later
+     * request: a goal of a few hundred thousand inferences succeeds under its own limits, and the request
+     * leaves the thread with no limit. Without the reset at the start of a request the goal's reply is a
+     * timeout (the planted limit is lower than its own) or an error raised outside its limits.
+     */
+    private static final String LEFT_LIMIT = """
+            limit(L) :- '$inference_limit'(1152921504606846976, L), \\+ '$inference_limit_false'(L).
+            main :-
+                prologtool_harness:handle_request('{"id":1,"op":"open","session":"s","options":{"sandboxed":false}}', _),
+                statistics(inferences, I),
+                Planted is I + 100000,
+                \\+ '$inference_limit_false'(Planted),
+                prologtool_harness:handle_request('{"id":2,"op":"goal","session":"s","goal":"numlist(1, 300000, L), sum_list(L, S)","time_limit":10}', R),
+                sub_string(R, 0, 37, _, Start),
+                format("~w~n", [Start]),
+                limit(After),
+                (   After =:= 9223372036854775807 -> writeln('no limit after') ; format("limit after: ~w~n", [After]) ).
+            """;
+
+    @Test
+    void anInferenceLimitLeftOnTheThreadReachesNoLaterRequest() throws Exception {
+        Path harness = Harness.extractTo(dir);
+        Path probe = dir.resolve("left.pl");
+        Path err = dir.resolve("stderr.txt");
+        Files.writeString(probe, LEFT_LIMIT, StandardCharsets.UTF_8);
+        String swipl = Executables.findOnPath("swipl").orElseThrow(() -> new IllegalStateException(
+                "swipl is not on the PATH: apt-get install swi-prolog-nox")).toString();
+        Process p = new ProcessBuilder(swipl, "-q", "--no-packs", "--no-tty", "-f", "none", "-g", "main",
+                "-t", "halt", harness.toString(), probe.toString()).redirectError(err.toFile()).start();
+        String out = readAll(p);
+        String said = out + Files.readString(err, StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(said).isZero();
+        assertThat(out.lines()).as(said).containsExactly(
+                "{\"id\":2,\"ok\":true,\"outcome\":\"success\"",
+                "no limit after");
     }
 
     private static String readAll(Process p) throws IOException, InterruptedException {
