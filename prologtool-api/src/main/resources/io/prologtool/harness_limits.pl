@@ -122,17 +122,18 @@ limit_time(Seconds, Goal) :-
 %!  no_inference_limit is det.
 %
 %   The inference count at which SWI-Prolog raises inference_limit_exceeded
-%   on this thread (2^63-1, the largest int64, when none is set),
-%   and setting it outright. call_with_inference_limit/3 puts back the
-%   limit it found when it ends, and limit_time/2 puts it back once more,
+%   on this thread (2^63-1, the largest int64, when none is set), and
+%   setting it outright. call_with_inference_limit/3 puts back the limit
+%   it found when it ends, and limit_time/2 puts it back once more,
 %   whatever happened inside: a swipl child was seen keeping a request's
 %   limit (its time limit's backstop) after the request ended, and a later
 %   request whose own work crossed it (writing a large reply) ended with
 %   inference_limit_exceeded outside every limit (found by the fuzzer,
-%   after a goal that the time limit stopped). Every request also starts with no limit (no_inference_limit/0, run by
-%   handle_request/2), so nothing one request leaves on a thread reaches
-%   the next. '$inference_limit'/2 only lowers the limit (here to one
-%   2^60 inferences away, which the next call takes back), and
+%   after a goal that the time limit stopped). Every request also starts
+%   with no limit (no_inference_limit/0, run by handle_request/2), so
+%   nothing one request leaves on a thread reaches the next.
+%   '$inference_limit'/2 only lowers the limit (here to one 2^60
+%   inferences away, which the next call takes back), and
 %   '$inference_limit_false'/1 sets it and fails.
 thread_inference_limit(Limit) :-
     '$inference_limit'(1152921504606846976, Limit),

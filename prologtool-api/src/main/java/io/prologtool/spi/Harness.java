@@ -54,8 +54,8 @@ public final class Harness {
 
     /**
      * The goal that reads the harness from standard input (the text of {@link #bootstrapText()}):
-     * pass it with {@code -g}, before {@link #SERVE_GOAL} is run with {@code -t}. UTF-8 is set on standard input first, since a
-     * launcher ({@code ssh}, {@code kubectl exec}) may not pass {@code LANG} on.
+     * pass it with {@code -g}, before {@link #SERVE_GOAL} is run with {@code -t}. UTF-8 is set on standard
+     * input first, since a launcher ({@code ssh}, {@code kubectl exec}) may not pass {@code LANG} on.
      */
     public static final String BOOTSTRAP_GOAL = "set_stream(user_input,encoding(utf8)),prompt(_,''),[user]";
 
