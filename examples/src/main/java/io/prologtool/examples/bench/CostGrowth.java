@@ -11,6 +11,7 @@ import io.prologtool.SessionOptions;
 import io.prologtool.Term;
 import io.prologtool.jpl.JplBackend;
 import io.prologtool.process.ProcessBackend;
+import io.prologtool.spi.Harness;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -64,6 +65,10 @@ final class CostGrowth {
     /** The session probe's JVM: a heap with room for the Java side of 50,000 sessions. */
     static final List<String> SESSIONS_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC");
 
+    /** The sessions the consult curve loads into: room for the largest program, and time for it. */
+    private static final SessionOptions CONSULT_OPTIONS = SessionOptions.builder().maxSourceChars(64 << 20)
+            .consultTimeLimit(Duration.ofMinutes(5)).build();
+
     private CostGrowth() {
     }
 
@@ -77,6 +82,7 @@ final class CostGrowth {
         Map<Integer, Summary> consultFloor = new LinkedHashMap<>();
         Map<Integer, Summary> outputFloor = new LinkedHashMap<>();
         floors(swipl, plan, programs, g.outputBytes(), consultFloor, outputFloor, log);
+        rows.addAll(harnessConsult(swipl, plan, programs, consultFloor, log));
         try (JplBackend backend = JplBackend.get()) {
             rows.addAll(consult(plan, backend, programs, consultFloor, log));
             rows.addAll(answers(plan, backend, g.answers(), log));
@@ -120,8 +126,7 @@ final class CostGrowth {
 
     private static List<Row> consult(Plan plan, PrologBackend backend, Map<Integer, String> programs,
                                      Map<Integer, Summary> floor, PrintStream log) throws Exception {
-        SessionOptions options = SessionOptions.builder().maxSourceChars(64 << 20)
-                .consultTimeLimit(Duration.ofMinutes(5)).build();
+        SessionOptions options = CONSULT_OPTIONS;
         int smallest = programs.keySet().iterator().next();
         List<Row> rows = new ArrayList<>();
         for (Map.Entry<Integer, String> e : programs.entrySet()) {
@@ -153,6 +158,93 @@ final class CostGrowth {
                     .withTarget(Target.timesFloorAtMost(1.3)).onCurve("consult", n));
         }
         return rows;
+    }
+
+    /**
+     * The Prolog that times the consults of a script: {@code consult_timed(N, File, Warmup, Timed)} reads
+     * the N-clause program from File and prints {@code consult N MILLIS} for each of the timed loads, after
+     * the warm-up ones; the script defines {@code load(+Text, -Millis)}.
+     */
+    private static final String CONSULT_DRIVER = """
+            consult_timed(N, File, Warmup, Timed) :-
+                read_file_to_string(File, Text, []),
+                forall(between(1, Warmup, _), load(Text, _)),
+                forall(between(1, Timed, _),
+                       ( load(Text, Millis), format("consult ~d ~6f~n", [N, Millis]) )).
+            """;
+
+    /**
+     * Writes each program to a file in {@code dir} and returns the goal that times them all
+     * ({@link #CONSULT_DRIVER}), each size with the iterations the plan gives it.
+     */
+    private static StringBuilder consultCalls(Path dir, Plan plan, Map<Integer, String> programs)
+            throws IOException {
+        StringBuilder calls = new StringBuilder("true");
+        int smallest = programs.keySet().iterator().next();
+        for (Map.Entry<Integer, String> e : programs.entrySet()) {
+            Path file = dir.resolve("program_" + e.getKey() + ".pl");
+            Files.writeString(file, e.getValue(), StandardCharsets.UTF_8);
+            Plan.Iterations it = iterations(plan, e.getKey(), smallest);
+            calls.append(", consult_timed(").append(e.getKey()).append(", ").append(BareSwipl.atom(file.toString()))
+                    .append(", ").append(it.warmup()).append(", ").append(it.timed()).append(")");
+        }
+        return calls;
+    }
+
+    /**
+     * The consult request alone, per size: a {@code swipl} that loaded the harness times
+     * {@code handle_request/2} of the consult request that a session of {@link #CONSULT_OPTIONS} sends for
+     * the program (a fresh session each time, opened and closed untimed, the request written before the
+     * clock starts), against the plain {@code swipl} floor. No JVM or transport: what the harness's own
+     * work costs over the floor, which a backend's row adds its transport to.
+     */
+    private static List<Row> harnessConsult(Path swipl, Plan plan, Map<Integer, String> programs,
+                                            Map<Integer, Summary> floor, PrintStream log)
+            throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("prologtool-bench-growth-harness-");
+        try {
+            Path harness = Harness.extractTo(dir);
+            StringBuilder calls = consultCalls(dir, plan, programs);
+            Path script = dir.resolve("growth.pl");
+            Files.writeString(script, Floors.harnessScriptHead(harness) + CONSULT_DRIVER + """
+                    load(Text, Millis) :-
+                        flag(harness_growth, Id, Id + 1),
+                        format(string(S), "growth~d", [Id]),
+                        json_text(_{op:"open", session:S, options:OPEN}, Open),
+                        json_text(_{op:"consult", session:S, text:Text, CONSULT}, Consult),
+                        json_text(_{op:"close", session:S}, Close),
+                        ok(Open),
+                        get_time(T0),
+                        handle_request(Consult, Reply),
+                        get_time(T1),
+                        ok_reply(Reply),
+                        (   sub_atom(Reply, _, _, _, '"messages":[]')
+                        ->  true
+                        ;   throw(error(harness_reply(Reply), _))
+                        ),
+                        ok(Close),
+                        Millis is (T1 - T0) * 1000.
+                    """.replace("OPEN", Floors.openOptions(CONSULT_OPTIONS))
+                    .replace("CONSULT", Floors.consultBounds(CONSULT_OPTIONS)), StandardCharsets.UTF_8);
+            log.println("[bench] growth: the consult request alone, in a swipl that loaded the harness");
+            List<String> lines = Floors.runScript(swipl, script, calls.toString());
+            List<Row> rows = new ArrayList<>();
+            for (int n : programs.keySet()) {
+                String count = String.format(Locale.ROOT, "%,d", n);
+                rows.add(Row.of("consult", "consult " + count + " clauses, the harness alone", "harness",
+                                Summary.of(values(lines, "consult " + n + " ")), Unit.MILLIS,
+                                "handle_request/2 of the consult request for the same " + count + "-clause text in "
+                                        + "a swipl that loaded the harness, a fresh session each time (open and close "
+                                        + "untimed), static check on, checked to load without a message; no JVM or "
+                                        + "transport",
+                                "plain swipl loading the same text from a string into a fresh module (floor)",
+                                floor.get(n))
+                        .onCurve("consult", n));
+            }
+            return rows;
+        } finally {
+            Floors.deleteTree(dir);
+        }
     }
 
     private static List<Row> answers(Plan plan, PrologBackend backend, List<Integer> sizes, PrintStream log) {
@@ -279,27 +371,14 @@ final class CostGrowth {
             throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("prologtool-bench-growth-");
         try {
-            StringBuilder calls = new StringBuilder("true");
-            int smallest = programs.keySet().iterator().next();
-            for (Map.Entry<Integer, String> e : programs.entrySet()) {
-                Path file = dir.resolve("program_" + e.getKey() + ".pl");
-                Files.writeString(file, e.getValue(), StandardCharsets.UTF_8);
-                Plan.Iterations it = iterations(plan, e.getKey(), smallest);
-                calls.append(", consult_floor(").append(e.getKey()).append(", ").append(BareSwipl.atom(file.toString()))
-                        .append(", ").append(it.warmup()).append(", ").append(it.timed()).append(")");
-            }
+            StringBuilder calls = consultCalls(dir, plan, programs);
             for (int n : outputs) {
                 Plan.Iterations it = iterations(plan, n / 100, outputs.get(0) / 100);
                 calls.append(", output_floor(").append(n).append(", ").append(it.warmup()).append(", ")
                         .append(it.timed()).append(")");
             }
             Path script = dir.resolve("growth.pl");
-            Files.writeString(script, """
-                    consult_floor(N, File, Warmup, Timed) :-
-                        read_file_to_string(File, Text, []),
-                        forall(between(1, Warmup, _), load(Text, _)),
-                        forall(between(1, Timed, _),
-                               ( load(Text, Millis), format("consult ~d ~6f~n", [N, Millis]) )).
+            Files.writeString(script, CONSULT_DRIVER + """
                     load(Text, Millis) :-
                         flag(floor_growth, Id, Id + 1),
                         format(atom(M), 'floor_g~d', [Id]),

@@ -1,5 +1,6 @@
 package io.prologtool.examples.bench;
 
+import io.prologtool.SessionOptions;
 import io.prologtool.examples.formalizer.Formalization;
 import io.prologtool.examples.formalizer.TemplateFormalizer;
 import io.prologtool.examples.pararule.PararuleQuestion;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -34,7 +36,10 @@ import java.util.stream.Stream;
  *       source unloaded and the module destroyed;</li>
  *   <li>{@link #pararuleBatch}: the PARARULE-Plus pipeline's programs answered by plain {@code swipl}
  *       in one process, a fresh module per question (load the program from a string, run the goal,
- *       destroy the module): the batch floor of the pipeline's questions per second.</li>
+ *       destroy the module): the batch floor of the pipeline's questions per second; and
+ *       {@link #pararuleHarness}, the same questions through the harness alone in a {@code swipl}
+ *       (the requests of a session per question, no transport): what the harness's own work leaves of
+ *       that floor.</li>
  * </ul>
  * The bare {@code swipl} read/call loop over a pipe, the floor of the process round trip, is
  * {@link BareSwipl.ReadLoop}. Every floor checks its answers too.
@@ -192,14 +197,7 @@ final class Floors {
             throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("prologtool-bench-batch-");
         try {
-            Path data = dir.resolve("questions.pl");
-            StringBuilder b = new StringBuilder();
-            for (PararuleQuestion q : questions) {
-                Formalization.Parsed f = TemplateFormalizer.paper().translate(q.problem());
-                b.append("question(").append(BareSwipl.atom(f.program())).append(", ")
-                        .append(BareSwipl.atom(f.goal())).append(", ").append(q.label()).append(").\n");
-            }
-            Files.writeString(data, b.toString(), StandardCharsets.UTF_8);
+            Path data = writeQuestions(dir, questions);
             Path script = dir.resolve("batch.pl");
             Files.writeString(script, """
                     :- consult(DATA_FILE).
@@ -228,22 +226,128 @@ final class Floors {
                         '$destroy_module'(M),
                         ( Answer == Label -> W = W0 ; W is W0 + 1 ).
                     """.replace("DATA_FILE", BareSwipl.atom(data.toString())), StandardCharsets.UTF_8);
-            List<String> lines = runScript(swipl, script, "batch(" + runs + ")");
-            List<Double> rates = new ArrayList<>();
-            for (String l : lines) {
-                if (l.startsWith("run ")) {
-                    String[] parts = l.split(" ");
-                    if (!parts[2].equals("0")) {
-                        throw new IllegalStateException("the batch floor answered " + parts[2] + " of "
-                                + questions.size() + " questions against the gold label");
-                    }
-                    rates.add(Double.parseDouble(parts[1]));
+            return rates(runScript(swipl, script, "batch(" + runs + ")"), questions.size(), runs, "the batch floor");
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /**
+     * Writes {@code questions.pl} in {@code dir}: a fact {@code question(Program, Goal, Label)} per question,
+     * the program and goal of {@link TemplateFormalizer#paper()} and the gold label.
+     */
+    private static Path writeQuestions(Path dir, List<PararuleQuestion> questions) throws IOException {
+        Path data = dir.resolve("questions.pl");
+        StringBuilder b = new StringBuilder();
+        for (PararuleQuestion q : questions) {
+            Formalization.Parsed f = TemplateFormalizer.paper().translate(q.problem());
+            b.append("question(").append(BareSwipl.atom(f.program())).append(", ")
+                    .append(BareSwipl.atom(f.goal())).append(", ").append(q.label()).append(").\n");
+        }
+        Files.writeString(data, b.toString(), StandardCharsets.UTF_8);
+        return data;
+    }
+
+    /**
+     * The head of a script that drives the harness in a {@code swipl}: it loads the harness extracted at
+     * {@code harness} and defines {@code json_text(+Dict, -Text)} (a request as one line of JSON),
+     * {@code ok(+Request)} (handle it; its reply must say ok) and {@code ok_reply(+Reply)}.
+     */
+    static String harnessScriptHead(Path harness) {
+        return """
+                :- use_module(HARNESS).
+                :- use_module(library(http/json)).
+                json_text(Dict, Text) :-
+                    with_output_to(string(Text), json_write_dict(current_output, Dict, [width(0)])).
+                ok(Request) :- handle_request(Request, Reply), ok_reply(Reply).
+                ok_reply(Reply) :- sub_atom(Reply, _, _, _, '"ok":true'), !.
+                ok_reply(Reply) :- throw(error(harness_reply(Reply), _)).
+                """.replace("HARNESS", BareSwipl.atom(harness.toString()));
+    }
+
+    /** The options of the open request a session of {@code o} sends, as a Prolog dict's text. */
+    static String openOptions(SessionOptions o) {
+        return String.format(Locale.ROOT, "_{sandboxed:%b, allow_threads:%b, program_space:%d, max_atom_chars:%d, "
+                        + "table_space:%d, max_open_streams:%d, stack_limit:%d, static_check:%b}",
+                o.sandboxed(), o.allowThreads(), o.clauseSpaceBytes(), o.maxAtomChars(), o.tableSpaceBytes(),
+                o.maxOpenStreams(), o.stackLimitBytes(), o.staticCheck());
+    }
+
+    /** The bounds of the consult requests a session of {@code o} sends, as pairs of a Prolog dict's text. */
+    static String consultBounds(SessionOptions o) {
+        return String.format(Locale.ROOT, "time_limit:%d, max_output:%d", o.consultTimeLimit().toSeconds(),
+                o.maxOutputChars());
+    }
+
+    /** The questions per second of each {@code run RATE WRONG} line; an answer against the gold label is an error. */
+    private static double[] rates(List<String> lines, int questions, int runs, String what) {
+        List<Double> rates = new ArrayList<>();
+        for (String l : lines) {
+            if (l.startsWith("run ")) {
+                String[] parts = l.split(" ");
+                if (!parts[2].equals("0")) {
+                    throw new IllegalStateException(what + " answered " + parts[2] + " of " + questions
+                            + " questions against the gold label");
                 }
+                rates.add(Double.parseDouble(parts[1]));
             }
-            if (rates.size() != runs) {
-                throw new IllegalStateException("the batch floor printed " + lines);
-            }
-            return rates.stream().mapToDouble(Double::doubleValue).toArray();
+        }
+        if (rates.size() != runs) {
+            throw new IllegalStateException(what + " printed " + lines);
+        }
+        return rates.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * Questions per second when the harness alone answers the pipeline's questions: a {@code swipl} that
+     * loaded the harness calls {@code handle_request/2} with the requests a session of
+     * {@code SessionOptions.defaults()} makes for each question (open, consult the program, the goal with
+     * the pipeline's bounds, close), one value per run. No JVM, transport or JSON on the Java side: what
+     * the harness's own Prolog work leaves of the batch floor ({@link #pararuleBatch}) that the backends
+     * are measured against. The requests are written before each run's clock starts; every reply is
+     * checked, and every answer against the gold label.
+     */
+    static double[] pararuleHarness(Path swipl, List<PararuleQuestion> questions, int runs)
+            throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("prologtool-bench-batch-harness-");
+        try {
+            Path harness = Harness.extractTo(dir);
+            Path data = writeQuestions(dir, questions);
+            SessionOptions o = SessionOptions.defaults();
+            Path script = dir.resolve("batch.pl");
+            Files.writeString(script, harnessScriptHead(harness) + """
+                    :- consult(DATA_FILE).
+                    batch(Runs) :-
+                        findall(q(P, G, L), question(P, G, L), Qs),
+                        length(Qs, N),
+                        forall(between(1, Runs, Run),
+                               ( foldl(requests(Run), Qs, Rs, 1, _),
+                                 get_time(T0),
+                                 foldl(answer, Rs, 0, Wrong),
+                                 get_time(T1),
+                                 Rate is N / (T1 - T0),
+                                 format("run ~6f ~d~n", [Rate, Wrong]) )).
+                    requests(Run, q(Program, Goal, Label), r(Open, Consult, Ask, Close, Label), I, I1) :-
+                        I1 is I + 1,
+                        format(string(S), "batch~d_~d", [Run, I]),
+                        json_text(_{op:"open", session:S, options:OPEN}, Open),
+                        json_text(_{op:"consult", session:S, text:Program, CONSULT}, Consult),
+                        json_text(_{op:"goal", session:S, goal:Goal, max_answers:1, time_limit:10,
+                                    max_inferences:100000}, Ask),
+                        json_text(_{op:"close", session:S}, Close).
+                    answer(r(Open, Consult, Ask, Close, Label), W0, W) :-
+                        ok(Open), ok(Consult),
+                        handle_request(Ask, Reply), ok_reply(Reply),
+                        ok(Close),
+                        (   sub_atom(Reply, _, _, _, '"outcome":"success"') -> Answer = true
+                        ;   sub_atom(Reply, _, _, _, '"outcome":"failure"') -> Answer = false
+                        ;   throw(error(harness_reply(Reply), _))
+                        ),
+                        ( Answer == Label -> W = W0 ; W is W0 + 1 ).
+                    """.replace("DATA_FILE", BareSwipl.atom(data.toString()))
+                    .replace("OPEN", openOptions(o)).replace("CONSULT", consultBounds(o)), StandardCharsets.UTF_8);
+            return rates(runScript(swipl, script, "batch(" + runs + ")"), questions.size(), runs,
+                    "the harness's batch");
         } finally {
             deleteTree(dir);
         }

@@ -53,9 +53,36 @@ final class PararuleThroughput {
         log.printf(Locale.ROOT, "[bench] PARARULE-Plus %d questions, batch floor: plain swipl, %d run(s) before each "
                 + "timed 1-thread run%n", qs.size(), plan.batchFloorRuns());
         List<Row> rows = new ArrayList<>();
+        rows.add(harnessAlone(plan, swipl, qs, log));
         rows.addAll(measure(plan, swipl, qs, "jpl", JplBackend::get, 0.6, log));
         rows.addAll(measure(plan, swipl, qs, "process", () -> ProcessBackend.builder().poolSize(2).build(), 0.4, log));
         return rows;
+    }
+
+    /**
+     * The harness alone ({@link Floors#pararuleHarness}) against the batch floor, each run of it right
+     * after a floor's: what the harness's own Prolog work leaves of the floor, which no backend can beat
+     * (a backend adds its transport and the Java side to it).
+     */
+    private static Row harnessAlone(Plan plan, Path swipl, List<PararuleQuestion> qs, PrintStream log)
+            throws IOException, InterruptedException {
+        int runs = plan.pararuleRuns().timed();
+        String statistic = runs == 1 ? "1 run" : "median of " + runs + " runs";
+        log.printf(Locale.ROOT, "[bench] PARARULE-Plus %d questions through the harness alone in plain swipl, "
+                + "%d run(s) each, after the batch floor's%n", qs.size(), plan.batchFloorRuns());
+        double[] floors = new double[runs];
+        double[] harness = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            floors[i] = Summary.of(Floors.pararuleBatch(swipl, qs, plan.batchFloorRuns())).median();
+            harness[i] = Summary.of(Floors.pararuleHarness(swipl, qs, plan.batchFloorRuns())).median();
+        }
+        return new Row("pararule_harness", "PARARULE-Plus sample through the harness alone, 1 thread ("
+                + statistic + ")", "harness", Summary.of(harness).median(), OptionalDouble.empty(),
+                Unit.QUESTIONS_PER_SECOND, "sample.jsonl (" + qs.size() + " questions) in a swipl that loaded the "
+                + "harness: per question, handle_request/2 of the requests a session of SessionOptions.defaults() "
+                + "makes (open, consult the program of TemplateFormalizer.paper(), the goal with at most 100,000 "
+                + "inferences, close), no transport; questions per second of wall time, " + statistic, FLOOR,
+                OptionalDouble.of(Summary.of(floors).median()), Optional.empty());
     }
 
     private static List<Row> measure(Plan plan, Path swipl, List<PararuleQuestion> qs, String name,

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,8 +36,8 @@ final class ResultsChart {
     private static final String OURS = "#0969da";
     private static final String BASE = "#8c959f";
     private static final String TARGET = "#cf222e";
-    /** The second backend's line in a curve plot. */
-    private static final String OURS_2 = "#8250df";
+    /** The lines of a curve plot, one per backend in the order the rows name them. */
+    private static final List<String> LINES = List.of(OURS, "#8250df", "#1a7f37");
     private static final int PLOT_WIDTH = 520;
     private static final int PLOT_HEIGHT = 244;
 
@@ -153,10 +154,20 @@ final class ResultsChart {
         return y + PLOT_HEIGHT;
     }
 
+    /** Where a backend's line comes in a plot, and so its colour: jpl, process, then any other. */
+    private static int lineRank(String backend) {
+        return switch (backend) {
+            case "jpl" -> 0;
+            case "process" -> 1;
+            default -> 2;
+        };
+    }
+
     /** One curve's plot at ({@code left}, {@code top}): a line per backend, and the baselines dashed. */
     private static void plot(StringBuilder b, int left, int top, String curve, List<Row> rows) {
         Unit unit = rows.get(0).unit();
-        List<String> backends = rows.stream().map(Row::backend).distinct().toList();
+        List<String> backends = rows.stream().map(Row::backend).distinct()
+                .sorted(Comparator.comparingInt(ResultsChart::lineRank)).toList();
         List<Double> xs = new ArrayList<>();
         List<Double> ys = new ArrayList<>();
         for (Row r : rows) {
@@ -193,7 +204,7 @@ final class ResultsChart {
         boolean dashed = false;
         for (int k = 0; k < backends.size(); k++) {
             String backend = backends.get(k);
-            String color = k == 0 ? OURS : OURS_2;
+            String color = LINES.get(k % LINES.size());
             List<Row> line = rows.stream().filter(r -> r.backend().equals(backend)).toList();
             polyline(b, "curve ours", curve + "/" + backend, line, r -> unit.toBase(r.median()), color, false,
                     xlo, xhi, ylo, yhi, px, pw, py, ph);

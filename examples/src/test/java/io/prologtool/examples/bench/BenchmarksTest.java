@@ -50,7 +50,7 @@ class BenchmarksTest {
             "store_postgres_2000/process", "store_restore/process",
             "history_consult/jpl", "history_consult/process", "history_tests/jpl", "history_tests/process",
             "mcp_roundtrip/process", "mcp_roundtrip/jpl", "start_backend/process", "start_mcp/process", "start_mcp/jpl", "mcp_rss/process", "mcp_rss/jpl", "execute_prolog/jpl",
-            "execute_prolog/process", "execute_prolog_floor/jpl", "execute_prolog_floor/process", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
+            "execute_prolog/process", "execute_prolog_floor/jpl", "execute_prolog_floor/process", "pararule_harness/harness", "pararule_throughput_1/jpl", "pararule_throughput_1/process",
             "pararule_throughput/jpl", "pararule_throughput/process", "pararule_latency/jpl",
             "pararule_latency/process", "memory_total/jpl", "memory_per_session/jpl", "memory_child_rss/process",
             "memory_child_pss/process", "memory_cycles/jpl");
@@ -69,6 +69,7 @@ class BenchmarksTest {
             SIZES.answers().forEach(n -> rows.add("answers_heap_" + n + "/" + backend));
             SIZES.outputBytes().forEach(n -> rows.add("output_" + n + "/" + backend));
         }
+        SIZES.clauses().forEach(n -> rows.add("consult_" + n + "/harness"));
         SIZES.sessions().forEach(n -> rows.add("sessions_rss_" + n + "/jpl"));
         SIZES.sessions().forEach(n -> rows.add("sessions_roundtrip_" + n + "/jpl"));
         return Set.copyOf(rows);
@@ -249,15 +250,20 @@ class BenchmarksTest {
         assertThat(bars(svg, "baseline")).hasSize(EXPECTED_ROWS.size()
                 - (int) WITHOUT_BASELINE.stream().filter(r -> !CURVE_ROWS.contains(r)).count());
         // a line per curve and backend, through every size: consult, answers, answers_heap and output on
-        // both backends, sessions_rss and sessions_roundtrip on jpl; a dashed baseline line where every
-        // point has a baseline (consult, answers_heap, output)
+        // both backends, consult also for the harness alone, sessions_rss and sessions_roundtrip on jpl; a
+        // dashed baseline line where every point has a baseline (consult, answers_heap, output)
         List<Element> curves = withClass(svg, "polyline", "curve", "ours");
         assertThat(curves).extracting(e -> e.getAttribute("data-curve")).containsExactlyInAnyOrder("consult/jpl",
-                "consult/process", "answers/jpl", "answers/process", "answers_heap/jpl", "answers_heap/process",
-                "output/jpl", "output/process", "sessions_rss/jpl", "sessions_roundtrip/jpl");
+                "consult/process", "consult/harness", "answers/jpl", "answers/process", "answers_heap/jpl",
+                "answers_heap/process", "output/jpl", "output/process", "sessions_rss/jpl", "sessions_roundtrip/jpl");
         assertThat(curves).allSatisfy(e -> assertThat(e.getAttribute("points").split(" ")).hasSize(3));
+        // each line of a plot in a colour of its own, each backend's the same in every plot
+        assertThat(curves.stream().filter(e -> e.getAttribute("data-curve").startsWith("consult/"))
+                .map(e -> e.getAttribute("stroke")).distinct()).hasSize(3);
+        assertThat(curves.stream().filter(e -> e.getAttribute("data-curve").endsWith("/jpl"))
+                .map(e -> e.getAttribute("stroke")).distinct()).hasSize(1);
         assertThat(withClass(svg, "polyline", "curve", "baseline")).extracting(e -> e.getAttribute("data-curve"))
-                .containsExactlyInAnyOrder("consult/jpl", "consult/process", "answers_heap/jpl",
+                .containsExactlyInAnyOrder("consult/jpl", "consult/process", "consult/harness", "answers_heap/jpl",
                         "answers_heap/process", "output/jpl", "output/process");
         // the targets on a median: the warm-pool cycle, the backend's start, the MCP server's RSS on each
         // backend and memory_cycles (memory_total's is for 1,000 sessions, which a quick run does not open)
