@@ -126,7 +126,6 @@ final class CostGrowth {
 
     private static List<Row> consult(Plan plan, PrologBackend backend, Map<Integer, String> programs,
                                      Map<Integer, Summary> floor, PrintStream log) throws Exception {
-        SessionOptions options = CONSULT_OPTIONS;
         int smallest = programs.keySet().iterator().next();
         List<Row> rows = new ArrayList<>();
         for (Map.Entry<Integer, String> e : programs.entrySet()) {
@@ -135,7 +134,7 @@ final class CostGrowth {
             Timer.progress(log, String.format(Locale.ROOT, "consult %,d clauses, %s", n, backend.name()), it);
             long[] nanos = new long[it.timed()];
             for (int i = -it.warmup(); i < it.timed(); i++) {
-                try (PrologSession s = backend.open(options)) {
+                try (PrologSession s = backend.open(CONSULT_OPTIONS)) {
                     long t0 = System.nanoTime();
                     ConsultResult r = s.consult(e.getValue());
                     long t = System.nanoTime() - t0;
