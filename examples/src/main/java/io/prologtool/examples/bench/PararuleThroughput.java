@@ -61,8 +61,8 @@ final class PararuleThroughput {
 
     /**
      * The harness alone ({@link Floors#pararuleHarness}) against the batch floor, each run of it right
-     * after a floor's: what the harness's own Prolog work leaves of the floor, which no backend can beat
-     * (a backend adds its transport and the Java side to it).
+     * after a floor's: what the harness's own Prolog work leaves of the floor, to which a backend adds its
+     * transport and the Java side.
      */
     private static Row harnessAlone(Plan plan, Path swipl, List<PararuleQuestion> qs, PrintStream log)
             throws IOException, InterruptedException {

@@ -36,7 +36,7 @@ final class ResultsChart {
     private static final String OURS = "#0969da";
     private static final String BASE = "#8c959f";
     private static final String TARGET = "#cf222e";
-    /** The lines of a curve plot, one per backend in the order the rows name them. */
+    /** The colours of a curve plot's lines, one per backend in the order of {@link #lineRank}. */
     private static final List<String> LINES = List.of(OURS, "#8250df", "#1a7f37");
     private static final int PLOT_WIDTH = 520;
     private static final int PLOT_HEIGHT = 244;
