@@ -80,7 +80,6 @@ class HarnessStrikesTest {
      * than the request's own, ends the goal (outcome inference_limit).
      */
     private static final String LEFT_LIMIT = """
-            limit(L) :- '$inference_limit'(1152921504606846976, L), \\+ '$inference_limit_false'(L).
             main :-
                 prologtool_harness:handle_request('{"id":1,"op":"open","session":"s","options":{"sandboxed":false}}', _),
                 statistics(inferences, I),
@@ -89,7 +88,7 @@ class HarnessStrikesTest {
                 prologtool_harness:handle_request('{"id":2,"op":"goal","session":"s","goal":"numlist(1, 300000, L), sum_list(L, S)","time_limit":10}', R),
                 sub_string(R, 0, 37, _, Start),
                 format("~w~n", [Start]),
-                limit(After),
+                prologtool_harness:thread_inference_limit(After),
                 (   After =:= 9223372036854775807 -> writeln('no limit after') ; format("limit after: ~w~n", [After]) ).
             """;
 
