@@ -259,10 +259,7 @@ final class ProcessTransport implements HarnessTransport {
         }
     }
 
-    /**
-     * A child taken back serves again (once clean, or while its check still runs: see
-     * {@code ProcessBackend.AfterCheck}): open, with nothing of its last session's error output.
-     */
+    /** A child taken back serves again, once clean: open, with nothing of its last session's error output. */
     void reopen() {
         synchronized (stderrTail) {
             stderrTail.setLength(0);
