@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ended, while the harness writes that goal's reply; an exception there would lose the reply. So a
  * strike throws only where a harness limit runs on the thread, whatever the watchdog saw when it sent
  * the signal. Shown in a plain {@code swipl} with the harness loaded, where the strikes are called as
- * the watchdog's signal calls them. Nor does an inference limit left on a thread reach a later request.
+ * the watchdog's signal calls them. Nor does an inference limit left on a thread reach a later request,
+ * and the watchdog gives closed sessions' memory back while requests run.
  */
 class HarnessStrikesTest {
 
@@ -95,6 +96,32 @@ class HarnessStrikesTest {
     @Test
     void anInferenceLimitLeftOnTheThreadReachesNoLaterRequest() throws Exception {
         assertMainPrints(LEFT_LIMIT, "{\"id\":2,\"ok\":true,\"outcome\":\"success\"", "no limit after");
+    }
+
+    /**
+     * The watchdog gives the memory of closed sessions back to the system (trim_heap/0) within a second or
+     * two of a close, also while other requests run under their limits: sessions served back to back
+     * were never trimmed while it waited for a moment with no request running. Here a goal runs under
+     * a time limit on another thread for the whole test.
+     */
+    private static final String TRIM_WHILE_BUSY = """
+            main :-
+                prologtool_harness:handle_request('{"id":1,"op":"open","session":"busy","options":{"sandboxed":false}}', _),
+                prologtool_harness:handle_request('{"id":2,"op":"open","session":"done","options":{"sandboxed":false}}', _),
+                thread_create(prologtool_harness:handle_request('{"id":3,"op":"goal","session":"busy","goal":"sleep(5)","time_limit":10}', _), T, []),
+                sleep(1.5),
+                (   prologtool_harness:watched(T, _) -> writeln('a goal runs under a limit') ; writeln('no goal watched') ),
+                flag('$pt_last_trim', Before, Before),
+                prologtool_harness:handle_request('{"id":4,"op":"close","session":"done"}', _),
+                sleep(2.5),
+                flag('$pt_last_trim', After, After),
+                (   After > Before -> writeln('trimmed after the close') ; writeln('not trimmed') ),
+                thread_join(T, _).
+            """;
+
+    @Test
+    void closedSessionsMemoryIsGivenBackWhileOtherRequestsRun() throws Exception {
+        assertMainPrints(TRIM_WHILE_BUSY, "a goal runs under a limit", "trimmed after the close");
     }
 
     /** Runs {@code main/0} of the program in a plain swipl with the harness loaded; it prints the lines. */
