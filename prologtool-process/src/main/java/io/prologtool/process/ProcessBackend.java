@@ -1,7 +1,5 @@
 package io.prologtool.process;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.prologtool.PrologBackend;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologUnavailableException;
