@@ -37,10 +37,7 @@ final class HostileFuzz {
      * text): the bounded run and {@code make fuzz} skip them unless asked to run them
      * ({@code FUZZ_KNOWN=run}). Remove an entry once its class is fixed, so that the fuzzer proves it.
      */
-    static final List<KnownOpen> KNOWN_OPEN = List.of(
-            new KnownOpen("jpl/round/rss_back", "in-process, resident memory grows from round to round (0.8 to 1.7 GB "
-                    + "over 600 cases) and is not all given back when the sessions close; tables and the allocator's "
-                    + "arenas of the worker threads are the suspects"));
+    static final List<KnownOpen> KNOWN_OPEN = List.of();
 
     /** A class known to fail: the glob that names it and why it is open (an issue, a class of the issue). */
     record KnownOpen(String glob, String reason) {
