@@ -446,7 +446,7 @@ public final class ProcessBackend implements PrologBackend {
     /** How long a pool stays above its size with no child taken: see {@link #trimPools}. */
     private static final Duration TRIM_AFTER = Duration.ofSeconds(2);
 
-    /** Children that served again, clean, after a session (for tests and the bench). */
+    /** Children taken back clean after a session, counted as they go back to the pool (for tests and the bench). */
     long recycledChildren() {
         return recycled.get();
     }
