@@ -151,6 +151,7 @@ guarded(open(_, _, _, _)).
 guarded(open_string(_, _)).
 guarded(open_null_stream(_)).
 guarded(tmp_file_stream(_, _, _)).
+guarded(tmp_file(_, _)).
 guarded(engine_create(_, _, _)).
 guarded(engine_create(_, _, _, _)).
 guarded(call_with_depth_limit(_, _, _)).
@@ -931,11 +932,13 @@ no_process_input :-
 %   Streams a session opens are its own: at most max_open_streams of them
 %   are open at once (resource_error(streams)), and closing the session
 %   closes every one still open, so a session that never closes its
-%   streams does not run the process out of file descriptors.
+%   streams does not run the process out of file descriptors. The
+%   temporary files it makes (tmp_file/2, tmp_file_stream/3) are deleted
+%   when it closes.
 :- module_transparent
     prologtool_guard:open/3, prologtool_guard:open/4,
     prologtool_guard:open_string/2, prologtool_guard:open_null_stream/1,
-    prologtool_guard:tmp_file_stream/3.
+    prologtool_guard:tmp_file_stream/3, prologtool_guard:tmp_file/2.
 prologtool_guard:(open(Source, Mode, Stream) :-
     context_module(M),
     prologtool_harness:session_stream(M, system:open(Source, Mode, Stream, []), Stream)).
@@ -948,9 +951,13 @@ prologtool_guard:(open_string(Text, Stream) :-
 prologtool_guard:(open_null_stream(Stream) :-
     context_module(M),
     prologtool_harness:session_stream(M, system:open_null_stream(Stream), Stream)).
-prologtool_guard:(tmp_file_stream(Encoding, File, Stream) :-
+prologtool_guard:(tmp_file_stream(A1, A2, A3) :-
     context_module(M),
-    prologtool_harness:session_stream(M, system:tmp_file_stream(Encoding, File, Stream), Stream)).
+    prologtool_harness:session_tmp_file_stream(M, A1, A2, A3)).
+prologtool_guard:(tmp_file(Base, File) :-
+    context_module(M),
+    system:tmp_file(Base, File),
+    prologtool_harness:session_tmp_file(M, File)).
 %   Edinburgh-style I/O: see/1, tell/1 and append/1 of a file name open a
 %   stream of the session's, as open/3 does, and make it current; of a
 %   stream, an alias or user they only make it current. They do not use
@@ -1331,7 +1338,32 @@ close_session_streams(M) :-
            (   is_stream(S)
            ->  catch(close(S, [force(true)]), _, true)
            ;   true
-           )).
+           )),
+    forall(retract(session_tmp_file_(M, File)),
+           catch(delete_file(File), _, true)).
+
+%   tmp_file_stream/3 for session M, in either of SWI-Prolog's forms:
+%   (+Encoding, -File, -Stream), told apart as SWI-Prolog does, and
+%   (-File, -Stream, +Options). The stream is counted and closed with the
+%   session as open/3's are, and the file deleted then.
+session_tmp_file_stream(M, A1, A2, A3) :-
+    (   atom(A1), var(A2), var(A3)
+    ->  Stream = A3, File = A2
+    ;   Stream = A2, File = A1
+    ),
+    session_stream(M, system:tmp_file_stream(A1, A2, A3), Stream),
+    session_tmp_file(M, File).
+
+:- dynamic session_tmp_file_/2.         % Module, File
+
+%   session_tmp_file(+M, +File): File, a temporary file's name that
+%   session M made, is deleted when M closes.
+session_tmp_file(M, File) :-
+    (   session(M, _),
+        \+ session_tmp_file_(M, File)
+    ->  owned(session_tmp_file_(M, File))
+    ;   true
+    ).
 
 %!  standard_stream(+Stream) is semidet.
 %
@@ -2081,10 +2113,11 @@ session_thread_create(M:Goal, Id, Options) :-
     ).
 
 %   What a session owns outlives the transactions it rolls back. The
-%   harness records a session's streams, threads, global variables and
-%   record keys as clauses (session_stream_/2, session_thread_/2,
-%   touched_global/2, session_record_key_/2), so that closing the session
-%   closes, stops or forgets each. SWI-Prolog takes back every clause
+%   harness records a session's streams, temporary files, threads, global
+%   variables and record keys as clauses (session_stream_/2,
+%   session_tmp_file_/2, session_thread_/2, touched_global/2,
+%   session_record_key_/2), so that closing the session closes, deletes,
+%   stops or forgets each. SWI-Prolog takes back every clause
 %   asserted inside a snapshot/1, or a transaction that fails or throws,
 %   the harness's among them: a stream opened inside one would stay open
 %   after the session closed, uncounted by the session's stream cap. So

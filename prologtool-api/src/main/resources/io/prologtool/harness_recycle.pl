@@ -295,6 +295,7 @@ session_store_entry(S) :-
     ;   pending_close(M), S = pending_close(M)
     ;   closed_module(M, _), S = closed_module(M)
     ;   check_finding(M, _, _, _, _), S = check_finding(M)
+    ;   session_tmp_file_(M, _), S = tmp_file(M)
     ).
 
 

@@ -360,6 +360,15 @@ public final class HostileCode {
         } catch (RuntimeException e) {
             fail(streams, e.toString());
         }
+        // tmp_file_stream/3 has two forms, (+Encoding, -File, -Stream) and (-File, -Stream, +Options): the
+        // streams of both are counted, and closed with the session.
+        goalVariant("tmp_file_stream/3 with options past maxOpenStreams", false, "",
+                "forall(between(1, 100, _), tmp_file_stream(_, _, [extension(txt)]))", kind("resource_error"), "",
+                SessionOptions.builder().maxOpenStreams(16).build());
+        descriptorsStayFlat("streams of tmp_file_stream/3 with options left open are closed with their session",
+                SessionOptions.builder().sandboxed(false).build(),
+                "forall(between(1, 10, _), tmp_file_stream(_, _, []))", "left 10 temporary files open each");
+        temporaryFilesGoWithTheirSession();
         // Standard input is an empty stream of the harness's: closing it is a no-op, and no session ever reads
         // the JVM's (the test writes a term to it) or the child's protocol stream.
         for (String g : List.of("seen", "close(user_input)", "current_input(S), close(S)", "see(user), seen")) {
@@ -661,6 +670,38 @@ public final class HostileCode {
             int after = openFds();
             System.out.println("file descriptors before " + before + ", after 20 sessions that " + what + " " + after);
             check(name, after - before < 20, "file descriptors grew from " + before + " to " + after);
+            pass(name);
+        } catch (RuntimeException e) {
+            fail(name, e.toString());
+        }
+    }
+
+    /**
+     * The temporary files a session made (tmp_file/2 then open/3, tmp_file_stream/3 in both forms) are
+     * there while it is open and gone once it closed. Unsandboxed, so that the process backend's child
+     * shares the file system with the test (an isolated child has a private /tmp).
+     */
+    private void temporaryFilesGoWithTheirSession() {
+        String name = "the temporary files a session made are deleted when it closes";
+        try {
+            List<Path> made = new ArrayList<>();
+            try (PrologSession s = backend.open(SessionOptions.builder().sandboxed(false).build())) {
+                GoalResult r = s.goal("tmp_file(t, A), open(A, write, S), close(S), "
+                        + "tmp_file_stream(text, B, S2), close(S2), tmp_file_stream(C, _, [extension(txt)])").run();
+                check(name, r.outcome() == Outcome.SUCCESS, "making the files: " + describe(r));
+                for (String v : List.of("A", "B", "C")) {
+                    made.add(Path.of(((Term.Atom) r.answers().get(0).get(v)).name()));
+                }
+                check(name, made.stream().allMatch(Files::exists), "not there while the session is open: " + made);
+            }
+            // the process backend's child tears a session down right after it answered the close
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            List<Path> left = made.stream().filter(Files::exists).toList();
+            while (!left.isEmpty() && System.nanoTime() < deadline) {
+                sleepMillis(20);
+                left = made.stream().filter(Files::exists).toList();
+            }
+            check(name, left.isEmpty(), "left 5 s after the session closed: " + left);
             pass(name);
         } catch (RuntimeException e) {
             fail(name, e.toString());

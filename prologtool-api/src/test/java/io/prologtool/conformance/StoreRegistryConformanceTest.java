@@ -226,6 +226,7 @@ public abstract class StoreRegistryConformanceTest extends BackendFixture {
                         .isGreaterThanOrEqualTo(ticked);
             }
         }
+        Files.deleteIfExists(log); // kept when the test fails, to read
     }
 
     /** Run in a child JVM by {@link #aJvmKilledMidRunLeavesEverySessionToTheNext}. */
@@ -304,6 +305,7 @@ public abstract class StoreRegistryConformanceTest extends BackendFixture {
                         .isEqualTo(here.added.getOrDefault(id, 0L) + there.added.getOrDefault(id, 0L));
             }
         }
+        Files.deleteIfExists(log); // kept when the test fails, to read
     }
 
     /** Run in a child JVM by {@link #twoLiveJvmsOnOneStoreNeverServeOneSessionAtOnce}, and by it here. */

@@ -9,6 +9,7 @@ import io.prologtool.jpl.internal.JplCallException;
 import io.prologtool.spi.Harness;
 import io.prologtool.spi.HarnessTimeoutException;
 import io.prologtool.spi.SavedStateCache;
+import io.prologtool.spi.TempFolders;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -295,6 +296,12 @@ final class JplRuntime {
         require(jpl.hasSolution("set_prolog_flag(debug_on_error, false)"), "set debug_on_error");
         // A saved state starts with autoloading off; sessions rely on it (member/2, call_with_time_limit/2).
         require(jpl.hasSolution("set_prolog_flag(autoload, true)"), "set autoload");
+        // Temporary files go to a folder of this JVM's: a session deletes those it made when it closes,
+        // the folder goes when the JVM exits, and the next JVM sweeps it away if this one is killed.
+        Path tmp = temporaryFolder();
+        if (tmp != null) {
+            require(jpl.hasSolution("set_prolog_flag(tmp_dir, " + quoted(tmp) + ")"), "set tmp_dir");
+        }
         if (state == null) {
             Path dir = null;
             try {
@@ -311,6 +318,21 @@ final class JplRuntime {
                 + "current_predicate(prologtool_jpl:request/3)"), "load the harness (see the errors above)");
         require(jpl.hasSolution("prologtool_jpl:setup_engine"), "set up the main engine");
         startedFrom = state;
+    }
+
+    /**
+     * The embedded Prolog's folder of temporary files ({@link TempFolders}), deleted when the JVM exits;
+     * null when it cannot be made (SWI-Prolog's default, the system's temporary directory, is kept).
+     */
+    private static Path temporaryFolder() {
+        try {
+            Path dir = TempFolders.create("prologtool-jpl-tmp-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> TempFolders.deleteTree(dir),
+                    "prologtool-jpl-tmp-delete"));
+            return dir;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** The entry module's source (prologtool_jpl.pl) written into {@code dir}. */

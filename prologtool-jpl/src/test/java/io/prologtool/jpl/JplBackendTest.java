@@ -103,6 +103,21 @@ class JplBackendTest {
     }
 
     @Test
+    void theEmbeddedPrologsTemporaryFilesAreInAFolderOfTheJvmsDeletedWhenItExits() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JplChildMain.class.getName(), "tmp").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
+        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.ANSWERED);
+        String line = out.lines().filter(l -> l.startsWith("TMP ")).findFirst().orElseThrow();
+        Path folder = Path.of(line.substring(4)).getParent();
+        assertThat(folder.getFileName().toString()).startsWith("prologtool-jpl-tmp-");
+        assertThat(folder.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
+        assertThat(folder).as("the folder, with the file a session left in it").doesNotExist();
+    }
+
+    @Test
     void theEmbeddedPrologStartsFromASavedStateCachedBetweenJvms(@TempDir Path tmp) throws Exception {
         Path cache = Files.createDirectory(tmp.resolve("cache"), java.nio.file.attribute.PosixFilePermissions
                 .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));

@@ -13,7 +13,9 @@ import io.prologtool.Term;
  * and closes {@value #QUERIES} queries instead, most of them never fetched from (the parent reads what
  * the embedded Prolog printed on the JVM's standard error). With {@code state FOLDER} (or {@code state none})
  * its backend caches the embedded Prolog's saved state in FOLDER (or nowhere), and it prints
- * {@code STATE <the state it started from, or none>} before the answer. The exit status says what happened.
+ * {@code STATE <the state it started from, or none>} before the answer. With {@code tmp} it makes a temporary
+ * file in a session, prints {@code TMP <its path>} and exits with the session open. The exit status says what
+ * happened.
  */
 public final class JplChildMain {
 
@@ -40,6 +42,11 @@ public final class JplChildMain {
             }
             if (args.length > 0 && args[0].equals("queries")) {
                 System.exit(openAndCloseQueries(s));
+            }
+            if (args.length > 0 && args[0].equals("tmp")) {
+                GoalResult made = s.goal("tmp_file_stream(text, F, S), write(S, x), close(S)").run();
+                System.out.println("TMP " + ((Term.Atom) made.answers().get(0).get("F")).name());
+                System.exit(ANSWERED); // with the session still open: what the JVM's exit leaves is the question
             }
             s.consult(":- use_module(library(http/json)).\n"
                     + "read_a(Text, A) :- atom_json_dict(Text, D, []), get_dict(a, D, A).\n");

@@ -10,6 +10,7 @@ import io.prologtool.spi.HarnessCrashedException;
 import io.prologtool.spi.HarnessSession;
 import io.prologtool.spi.Logs;
 import io.prologtool.spi.SavedStateCache;
+import io.prologtool.spi.TempFolders;
 import io.prologtool.spi.HarnessTransport;
 
 import java.io.IOException;
@@ -102,6 +103,8 @@ public final class ProcessBackend implements PrologBackend {
     private volatile long lastTake = System.nanoTime();
     private final Set<HarnessSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<ProcessTransport> children = ConcurrentHashMap.newKeySet();
+    /** Children started so far: names each local child's folder of temporary files. */
+    private final AtomicInteger childCount = new AtomicInteger();
     private final Thread shutdownHook;
     private volatile boolean closed;
     private final io.prologtool.PrologListener listener;
@@ -131,7 +134,7 @@ public final class ProcessBackend implements PrologBackend {
         this.killCommand = setsid == null ? null : Executables.findOnPath("kill").orElse(null);
         this.prlimit = Executables.findOnPath("prlimit").orElse(null);
         try {
-            this.workDir = Files.createTempDirectory("prologtool-");
+            this.workDir = TempFolders.create("prologtool-");
             this.harnessFile = Harness.extractTo(workDir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the Prolog harness to a temporary directory", e);
@@ -139,7 +142,7 @@ public final class ProcessBackend implements PrologBackend {
         // Registered before anything can fail below, so that the folder never outlives the JVM.
         this.shutdownHook = new Thread(() -> {
             killChildren();
-            deleteTree(workDir);
+            TempFolders.deleteTree(workDir);
         }, "prologtool-process-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         this.savedState = b.savedState ? savedState(b.stateCache) : null;
@@ -285,7 +288,7 @@ public final class ProcessBackend implements PrologBackend {
         } catch (IllegalStateException ignored) {
             // the JVM is shutting down already
         }
-        deleteTree(workDir);
+        TempFolders.deleteTree(workDir);
         Logs.BACKEND.log(System.Logger.Level.INFO, "process backend closed");
     }
 
@@ -562,12 +565,29 @@ public final class ProcessBackend implements PrologBackend {
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
         pb.environment().put("LANG", "C.UTF-8");
+        // A local child's temporary files (SWI-Prolog's tmp_dir, from TMP) go to a folder of its own,
+        // deleted when it ends however it ends; an isolated child has a private /tmp of its own already.
+        Path tmp = null;
+        if (local && !isolated) {
+            tmp = workDir.resolve("tmp-" + childCount.incrementAndGet());
+            try {
+                Files.createDirectory(tmp);
+                pb.environment().put("TMP", tmp.toString());
+            } catch (IOException e) {
+                tmp = null; // the child uses the system's temporary directory, as swipl does by default
+            }
+        }
         Process p;
         try {
             p = pb.start();
         } catch (IOException e) {
+            TempFolders.deleteTree(tmp);
             throw new PrologUnavailableException("cannot start " + String.join(" ", cmd.subList(0, prefixLength + 1))
                     + " (" + PrologUnavailableException.INSTALL_SWIPL + "): " + e.getMessage(), e);
+        }
+        if (tmp != null) {
+            Path childTmp = tmp;
+            p.onExit().thenRun(() -> TempFolders.deleteTree(childTmp));
         }
         ProcessTransport t = new ProcessTransport(p, state == null ? Harness.bootstrapText() : null, maxReplyBytes,
                 setsid != null ? killCommand : null);
@@ -690,21 +710,6 @@ public final class ProcessBackend implements PrologBackend {
             c.kill();
         }
         children.clear();
-    }
-
-    /** Deletes the work directory with whatever goals wrote there (children run in it). */
-    private static void deleteTree(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException ignored) {
-                    // best effort: a file still open elsewhere stays behind
-                }
-            });
-        } catch (IOException ignored) {
-            // already gone
-        }
     }
 
     /** Builds a {@link ProcessBackend}. */

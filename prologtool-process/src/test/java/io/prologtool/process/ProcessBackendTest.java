@@ -4,6 +4,7 @@ import io.prologtool.GoalResult;
 import io.prologtool.Outcome;
 import io.prologtool.PrologSession;
 import io.prologtool.PrologUnavailableException;
+import io.prologtool.SessionOptions;
 import io.prologtool.Term;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -145,6 +146,29 @@ class ProcessBackendTest {
                 assertThat(backend.liveChildren()).isEqualTo(1);
                 assertThat(swiplChildren()).doesNotContain(c.pid());
             }
+        }
+    }
+
+    @Test
+    void aKilledChildsTemporaryFilesGoWithIt() throws Exception {
+        try (ProcessBackend backend = ProcessBackend.builder().build();
+             PrologSession s = backend.open(SessionOptions.builder().sandboxed(false).build())) {
+            GoalResult made = s.goal("tmp_file_stream(text, F, S), write(S, x), close(S), "
+                    + "current_prolog_flag(pid, P)").run();
+            assertThat(made.outcome()).isEqualTo(Outcome.SUCCESS);
+            Path file = Path.of(((Term.Atom) made.answers().get(0).get("F")).name());
+            long pid = ((Term.Int) made.answers().get(0).get("P")).value().longValueExact();
+            assertThat(file).exists();
+            assertThat(file.getParent().getParent()).as("the child's own folder, in the backend's")
+                    .isEqualTo(backend.workDir());
+
+            ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+            awaitGone(pid);
+            long deadline = System.nanoTime() + SANE.toNanos();
+            while (Files.exists(file.getParent()) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(file.getParent()).as("the killed child's folder of temporary files").doesNotExist();
         }
     }
 

@@ -51,6 +51,19 @@ final class SessionStores {
             throws Exception {
         List<Row> rows = new ArrayList<>();
         Path folder = Files.createTempDirectory("prologtool-bench-store");
+        Path restoreFolder = Files.createTempDirectory("prologtool-bench-restore");
+        try {
+            measureOn(plan, backend, pg, log, folder, restoreFolder, rows);
+        } finally {
+            Floors.deleteTree(folder);
+            Floors.deleteTree(restoreFolder);
+        }
+        return rows;
+    }
+
+    /** The rows of one backend, into {@code rows}: a folder store in {@code folder}, restores from {@code restoreFolder}. */
+    private static void measureOn(Plan plan, PrologBackend backend, PostgresServer pg, PrintStream log, Path folder,
+            Path restoreFolder, List<Row> rows) throws Exception {
         for (int size : SIZES) {
             String program = program(size);
             Measured none = changes(plan, backend, null, program, log, "no store");
@@ -70,9 +83,7 @@ final class SessionStores {
                             + "connections used again; each commit forced to the disk)", onPg.cpu() + "; baseline " + none.cpu()),
                     "the same goal on a registry without a store", Summary.ofNanos(none.nanos, Unit.MILLIS)));
         }
-        rows.add(restore(plan, backend, SessionStore.folder(Files.createTempDirectory("prologtool-bench-restore")),
-                log));
-        return rows;
+        rows.add(restore(plan, backend, SessionStore.folder(restoreFolder), log));
     }
 
     /** Per-call times and the JVM's CPU time over them. */
