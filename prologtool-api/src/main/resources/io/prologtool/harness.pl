@@ -1108,11 +1108,16 @@ apart_predicates(In, M, Prev, Seen, Apart0, Apart) :-
     ->  (   T == end_of_file
         ->  Apart = Apart0
         ;   clause_indicator(T, PI)
-        ->  (   PI \== Prev, memberchk(PI, Seen), \+ memberchk(PI, Apart0)
-            ->  Apart1 = [PI|Apart0]
-            ;   Apart1 = Apart0
+        ->  (   PI == Prev                  % Seen holds each predicate once, not each clause
+            ->  Apart1 = Apart0,
+                Seen1 = Seen
+            ;   memberchk(PI, Seen)
+            ->  (   memberchk(PI, Apart0) -> Apart1 = Apart0 ; Apart1 = [PI|Apart0] ),
+                Seen1 = Seen
+            ;   Apart1 = Apart0,
+                Seen1 = [PI|Seen]
             ),
-            apart_predicates(In, M, PI, [PI|Seen], Apart1, Apart)
+            apart_predicates(In, M, PI, Seen1, Apart1, Apart)
         ;   apart_predicates(In, M, Prev, Seen, Apart0, Apart)
         )
     ;   stream_property(In, end_of_stream(not))
