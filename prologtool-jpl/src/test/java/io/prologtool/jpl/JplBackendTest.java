@@ -91,12 +91,7 @@ class JplBackendTest {
      */
     @Test
     void closingQueriesPrintsNothingOnTheJvmsStandardError() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                JplChildMain.class.getName(), "queries").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
-        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.ANSWERED);
+        String out = answeredChild("queries");
         // the library's own log lines (its backend's start at INFO) are not what this is about
         String printed = String.join("\n", out.lines().filter(l -> !l.startsWith("INFO io.prologtool.")).toList());
         assertThat(printed.strip()).isEqualTo("CLOSED " + JplChildMain.QUERIES);
@@ -104,12 +99,7 @@ class JplBackendTest {
 
     @Test
     void theEmbeddedPrologsTemporaryFilesAreInAFolderOfTheJvmsDeletedWhenItExits() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                JplChildMain.class.getName(), "tmp").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
-        assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.ANSWERED);
+        String out = answeredChild("tmp");
         String line = out.lines().filter(l -> l.startsWith("TMP ")).findFirst().orElseThrow();
         Path folder = Path.of(line.substring(4)).getParent();
         assertThat(folder.getFileName().toString()).startsWith("prologtool-jpl-tmp-");
@@ -149,13 +139,21 @@ class JplBackendTest {
 
     /** Runs JplChildMain with the state cache {@code cache} (or none): the state its Prolog started from. */
     private static String startedFrom(String cache) throws Exception {
+        String out = answeredChild("state", cache);
+        return out.lines().filter(l -> l.startsWith("STATE ")).findFirst().orElseThrow().substring(6);
+    }
+
+    /** Runs JplChildMain with {@code args} in a child JVM, which must end having answered: what it printed. */
+    private static String answeredChild(String... args) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                JplChildMain.class.getName(), "state", cache).redirectErrorStream(true).start();
+        List<String> cmd = new ArrayList<>(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JplChildMain.class.getName()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
         assertThat(p.exitValue()).as("child JVM said: %s", out).isEqualTo(JplChildMain.ANSWERED);
-        return out.lines().filter(l -> l.startsWith("STATE ")).findFirst().orElseThrow().substring(6);
+        return out;
     }
 
     @Test
