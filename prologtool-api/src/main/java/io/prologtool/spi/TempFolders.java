@@ -3,14 +3,15 @@ package io.prologtool.spi;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 
 /**
  * Folders in the system's temporary directory ({@code java.io.tmpdir}) that a backend works in: the
@@ -58,22 +59,45 @@ public final class TempFolders {
 
     /**
      * Deletes {@code dir} and everything in it, as far as it can: a file that cannot be deleted stays,
-     * and so does the folder holding it. No error when {@code dir} is gone.
+     * and so does the folder holding it. No error when {@code dir} is gone, or when something else deletes
+     * parts of it meanwhile (a child's folder of temporary files goes when the child ends, which may be while
+     * its backend's folder is deleted): what is gone is passed over, and the walk is tried again.
      */
     public static void deleteTree(Path dir) {
         if (dir == null) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException ignored) {
-                    // best effort: a file still open elsewhere, or not ours, stays behind
-                }
-            });
-        } catch (IOException | RuntimeException ignored) {
-            // already gone, or not readable
+        for (int attempt = 0; attempt < 3 && Files.exists(dir, LinkOption.NOFOLLOW_LINKS); attempt++) {
+            try {
+                Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                        deleteQuietly(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException e) {
+                        return FileVisitResult.CONTINUE; // gone meanwhile, or not readable
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path d, IOException e) {
+                        deleteQuietly(d);
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (IOException | RuntimeException ignored) {
+                // tried again while attempts last
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a file still open elsewhere, or not ours, stays behind; a folder not empty is tried again
         }
     }
 
