@@ -152,6 +152,7 @@ class FolderSessionStoreTest extends DurableStoreContract {
         }
         store.save(checkpoint(ids.get(0), "after.\n"));
         assertThat(store.load(ids.get(0)).orElseThrow().program()).isEqualTo("after.\n");
+        Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".log")); // kept when the test fails, to read
     }
 
     private int countSaved() throws java.io.IOException {

@@ -23,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * through its endpoint over HTTP, its health and metrics read through Actuator's.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"agent.openai.api-key=", "prologtool.process.pool-size=1"})
+        // Tomcat's scratch folder under target/: in the system's temporary directory it would stay behind
+        properties = {"agent.openai.api-key=", "prologtool.process.pool-size=1",
+                "server.tomcat.basedir=target/tomcat"})
 class AgentApplicationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
