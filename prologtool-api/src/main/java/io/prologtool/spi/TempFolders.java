@@ -161,7 +161,8 @@ public final class TempFolders {
         return p.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
     }
 
-    private static Optional<String> bootId() {
+    /** This boot's id (Linux), empty elsewhere. */
+    static Optional<String> bootId() {
         try {
             return Optional.of(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
         } catch (IOException | RuntimeException e) {
@@ -169,7 +170,8 @@ public final class TempFolders {
         }
     }
 
-    private static Optional<String> pidNamespace() {
+    /** This process's pid namespace (Linux), empty elsewhere. */
+    static Optional<String> pidNamespace() {
         try {
             return Optional.of(Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString().replace(' ', '_'));
         } catch (IOException | RuntimeException e) {

@@ -23,7 +23,8 @@ class TempFoldersTest {
             assertThat(dir.getFileName().toString()).startsWith("prologtool-test-");
             String owner = Files.readString(dir.resolve(TempFolders.OWNER_FILE), StandardCharsets.UTF_8);
             assertThat(owner).startsWith(ProcessHandle.current().pid() + " ");
-            assertThat(TempFolders.ended(dir, bootId(), pidNamespace())).as("this JVM runs").isFalse();
+            assertThat(TempFolders.ended(dir, TempFolders.bootId().orElseThrow(), TempFolders.pidNamespace().orElseThrow()))
+                    .as("this JVM runs").isFalse();
         } finally {
             TempFolders.deleteTree(dir);
         }
@@ -69,13 +70,5 @@ class TempFoldersTest {
         Files.writeString(dir.resolve("swipl_x_1_1"), "left behind");
         Files.writeString(dir.resolve(TempFolders.OWNER_FILE), owner, StandardCharsets.UTF_8);
         return dir;
-    }
-
-    private static String bootId() throws IOException {
-        return Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim();
-    }
-
-    private static String pidNamespace() throws IOException {
-        return Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString().replace(' ', '_');
     }
 }

@@ -305,13 +305,13 @@ final class JplRuntime {
         if (state == null) {
             Path dir = null;
             try {
-                dir = Files.createTempDirectory("prologtool-jpl-");
+                dir = TempFolders.create("prologtool-jpl-");
                 load(Harness.extractTo(dir));
                 load(writeEntry(dir));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write the Prolog harness to a temporary directory", e);
             } finally {
-                deleteQuietly(dir);
+                TempFolders.deleteTree(dir);
             }
         }
         require(jpl.hasSolution("current_predicate(prologtool_harness:handle_request/2), "
@@ -381,7 +381,7 @@ final class JplRuntime {
     private boolean compileState(Path state) {
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("prologtool-jpl-state-");
+            dir = TempFolders.create("prologtool-jpl-state-");
             Path harness = Harness.extractTo(dir);
             Path entry = writeEntry(dir);
             // the entry module arms the harness's refusal of halt; the compiling swipl takes it back to end
@@ -397,7 +397,7 @@ final class JplRuntime {
         } catch (IOException e) {
             return false;
         } finally {
-            deleteQuietly(dir);
+            TempFolders.deleteTree(dir);
         }
     }
 
@@ -447,20 +447,6 @@ final class JplRuntime {
     private static void require(boolean ok, String what) {
         if (!ok) {
             throw new PrologToolException("the embedded SWI-Prolog could not " + what);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (var files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                Files.deleteIfExists(f);
-            }
-            Files.deleteIfExists(dir);
-        } catch (IOException ignored) {
-            // a leftover temporary file is harmless
         }
     }
 

@@ -12,6 +12,7 @@ import io.prologtool.Term;
 import io.prologtool.jpl.JplBackend;
 import io.prologtool.process.ProcessBackend;
 import io.prologtool.spi.Harness;
+import io.prologtool.spi.TempFolders;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -242,7 +243,7 @@ final class CostGrowth {
             }
             return rows;
         } finally {
-            Floors.deleteTree(dir);
+            TempFolders.deleteTree(dir);
         }
     }
 
@@ -411,7 +412,7 @@ final class CostGrowth {
                 output.put(n, Summary.of(values(lines, "output " + n + " ")));
             }
         } finally {
-            Floors.deleteTree(dir);
+            TempFolders.deleteTree(dir);
         }
     }
 

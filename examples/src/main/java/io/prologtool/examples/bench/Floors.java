@@ -6,17 +6,16 @@ import io.prologtool.examples.formalizer.TemplateFormalizer;
 import io.prologtool.examples.pararule.PararuleQuestion;
 import io.prologtool.jpl.JplBackend;
 import io.prologtool.spi.Harness;
+import io.prologtool.spi.TempFolders;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The floors of issue 16: what the same work costs with nothing of prologtool in the way, measured in
@@ -126,7 +125,7 @@ final class Floors {
             return batches(runScript(swipl, script, "floor(" + batches + ", " + perBatch + ")"), batches,
                     "the harness floor");
         } finally {
-            deleteTree(dir);
+            TempFolders.deleteTree(dir);
         }
     }
 
@@ -184,7 +183,7 @@ final class Floors {
             return batches(runScript(swipl, script, "floor(" + batches + ", " + perBatch + ")"), batches,
                     "the session cycle floor");
         } finally {
-            deleteTree(dir);
+            TempFolders.deleteTree(dir);
         }
     }
 
@@ -228,7 +227,7 @@ final class Floors {
                     """.replace("DATA_FILE", BareSwipl.atom(data.toString())), StandardCharsets.UTF_8);
             return rates(runScript(swipl, script, "batch(" + runs + ")"), questions.size(), runs, "the batch floor");
         } finally {
-            deleteTree(dir);
+            TempFolders.deleteTree(dir);
         }
     }
 
@@ -349,7 +348,7 @@ final class Floors {
             return rates(runScript(swipl, script, "batch(" + runs + ")"), questions.size(), runs,
                     "the harness's batch");
         } finally {
-            deleteTree(dir);
+            TempFolders.deleteTree(dir);
         }
     }
 
@@ -419,7 +418,7 @@ final class Floors {
             }
             return Summary.of(millis);
         } finally {
-            deleteTree(dir);
+            TempFolders.deleteTree(dir);
         }
     }
 
@@ -452,14 +451,5 @@ final class Floors {
             throw new IllegalStateException("the floor's swipl failed (" + p.exitValue() + "): " + out);
         }
         return out.lines().toList();
-    }
-
-    /** Deletes {@code dir} and everything in it. */
-    static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        }
     }
 }

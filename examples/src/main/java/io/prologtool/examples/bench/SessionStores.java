@@ -8,6 +8,7 @@ import io.prologtool.SessionRegistry;
 import io.prologtool.SessionStore;
 import io.prologtool.jpl.JplBackend;
 import io.prologtool.process.ProcessBackend;
+import io.prologtool.spi.TempFolders;
 import io.prologtool.store.PostgresServer;
 
 import java.io.PrintStream;
@@ -55,8 +56,8 @@ final class SessionStores {
         try {
             measureOn(plan, backend, pg, log, folder, restoreFolder, rows);
         } finally {
-            Floors.deleteTree(folder);
-            Floors.deleteTree(restoreFolder);
+            TempFolders.deleteTree(folder);
+            TempFolders.deleteTree(restoreFolder);
         }
         return rows;
     }

@@ -3,6 +3,7 @@ package io.prologtool.examples.bench;
 import io.prologtool.GoalResult;
 import io.prologtool.PrologSession;
 import io.prologtool.process.ProcessBackend;
+import io.prologtool.spi.TempFolders;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -99,9 +100,9 @@ final class StartUp {
                     java.util.OptionalDouble.of(plainRss[0] / 1e6), java.util.Optional.of(Target.below(150))));
         }
         for (Path p : empties) {
-            Floors.deleteTree(p);
+            TempFolders.deleteTree(p);
         }
-        Floors.deleteTree(cache);
+        TempFolders.deleteTree(cache);
         return rows;
     }
 
